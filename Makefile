@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0
+# perfctr series: fetch Linux 7.3, apply, build, boot under QEMU, test.
+#
+#   make check   everything, ending in "N passed, N failed"
+#   make demo    boot the patched kernel and show virtual counters at work
+#   make patches regenerate patches/ and series from the tree folders
+
+SHELL := /bin/bash
+ARCHES ?= x86_64
+X86_CPUS ?= max
+
+.PHONY: all setup patches check-patches apply kernel check demo style clean
+
+all: check
+
+setup:
+	@bash scripts/setup.sh
+
+patches:
+	@python3 scripts/mkpatches.py
+
+check-patches:
+	@python3 scripts/mkpatches.py --check
+
+apply: setup check-patches
+	@bash scripts/apply.sh
+	@bash scripts/check-gitam.sh
+
+kernel: apply
+	@bash scripts/build-kernel.sh x86_64
+
+check: kernel
+	@bash scripts/check.sh $(X86_CPUS)
+
+demo: kernel
+	@bash scripts/run-tests.sh x86_64 max demo
+
+style:
+	@bash scripts/style.sh
+
+clean:
+	rm -rf $${PERFCTR_CACHE:-$$HOME/.cache/perfctr}/{build,run,tests,src,stage}

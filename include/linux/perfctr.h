@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfctr: kernel-internal interfaces.
+ *
+ * Three layers (Documentation/perfctr/overview.rst):
+ *  - low-level drivers, one per architecture (arch/<arch>/perfctr/), behind
+ *    the perfctr_cpu_*() API below;
+ *  - the virtual per-thread counters service (kernel/perfctr/virtual.c),
+ *    reached from the thread-management hooks below;
+ *  - the top level (kernel/perfctr/init.c): initialisation and
+ *    sys_perfctr_info().
+ */
+#ifndef _LINUX_PERFCTR_H
+#define _LINUX_PERFCTR_H
+
+#include <uapi/linux/perfctr.h>
+
+#ifdef CONFIG_PERFCTR
+#include <linux/cpumask.h>
+#include <linux/sched.h>
+#include <linux/thread_info.h>
+
+/* cstatus: a re-encoding of tsc_on/nractrs/nrictrs for the hot paths. */
+static inline unsigned int perfctr_mk_cstatus(unsigned int tsc_on,
+					      unsigned int nractrs,
+					      unsigned int nrictrs)
+{
+	return (tsc_on ? PERFCTR_CSTATUS_TSC : 0) | (nrictrs << 16) |
+	       ((nractrs + nrictrs) << 8) | nractrs;
+}
+
+static inline bool perfctr_cstatus_enabled(unsigned int cstatus)
+{
+	return cstatus != 0;
+}
+
+static inline bool perfctr_cstatus_has_tsc(unsigned int cstatus)
+{
+	return cstatus & PERFCTR_CSTATUS_TSC;
+}
+
+static inline unsigned int perfctr_cstatus_nractrs(unsigned int cstatus)
+{
+	return PERFCTR_CSTATUS_NRACTRS(cstatus);
+}
+
+static inline unsigned int perfctr_cstatus_nrctrs(unsigned int cstatus)
+{
+	return PERFCTR_CSTATUS_NRCTRS(cstatus);
+}
+
+static inline bool perfctr_cstatus_has_ictrs(unsigned int cstatus)
+{
+	return PERFCTR_CSTATUS_NRICTRS(cstatus) != 0;
+}
+
+/*
+ * The low-level driver API (Documentation/perfctr/low-level-api.rst).
+ * perfctr_cpu_suspend/resume/sample() are called with interrupts off.
+ */
+int perfctr_cpu_init(void);
+void perfctr_cpu_exit(void);
+extern const char *perfctr_cpu_name;
+void perfctr_cpu_fill_info(struct perfctr_info *info);
+
+const char *perfctr_cpu_reserve(const char *service);
+void perfctr_cpu_release(const char *service);
+
+int perfctr_cpu_update_control(struct perfctr_cpu_state *state, int is_global);
+void perfctr_cpu_suspend(struct perfctr_cpu_state *state);
+void perfctr_cpu_resume(struct perfctr_cpu_state *state);
+void perfctr_cpu_sample(struct perfctr_cpu_state *state);
+
+typedef void (*perfctr_ihandler_t)(unsigned long pc);
+void perfctr_cpu_set_ihandler(perfctr_ihandler_t handler);
+unsigned int perfctr_cpu_identify_overflow(struct perfctr_cpu_state *state);
+void perfctr_cpu_ireload(struct perfctr_cpu_state *state);
+
+/* CPUs on which user space must not run counters (always empty today). */
+extern cpumask_t perfctr_cpus_forbidden_mask;
+
+#endif /* CONFIG_PERFCTR */
+
+#ifdef CONFIG_PERFCTR_VIRTUAL
+struct vperfctr;
+
+void __vperfctr_exit(struct task_struct *tsk);
+void __vperfctr_suspend(struct vperfctr *perfctr);
+void __vperfctr_resume(struct vperfctr *perfctr);
+void __vperfctr_sample(struct vperfctr *perfctr);
+void __vperfctr_exec(struct task_struct *tsk, bool secure);
+
+/*
+ * Thread-management hooks.  A thread has a state attached exactly when
+ * TIF_PERFCTR is set, so each hook costs one flag test for other threads;
+ * on x86 TIF_PERFCTR is part of the context-switch work mask and the
+ * switch hooks are not even reached for them.
+ */
+
+/* copy_thread(): the child starts without counters. */
+static inline void perfctr_copy_thread(struct task_struct *child)
+{
+	child->thread.perfctrs = NULL;
+	clear_tsk_thread_flag(child, TIF_PERFCTR);
+}
+
+/* exit_thread(): stop the counters and detach the state. */
+static inline void perfctr_exit_thread(struct task_struct *tsk)
+{
+	if (test_tsk_thread_flag(tsk, TIF_PERFCTR))
+		__vperfctr_exit(tsk);
+}
+
+/* switch_to(), interrupts off: suspend prev's counters. */
+static inline void perfctr_suspend_thread(struct task_struct *prev)
+{
+	if (test_tsk_thread_flag(prev, TIF_PERFCTR))
+		__vperfctr_suspend(prev->thread.perfctrs);
+}
+
+/* switch_to(), interrupts off: resume next's counters. */
+static inline void perfctr_resume_thread(struct task_struct *next)
+{
+	if (test_tsk_thread_flag(next, TIF_PERFCTR))
+		__vperfctr_resume(next->thread.perfctrs);
+}
+
+/* Timer tick, interrupts off: sample before a hardware counter wraps. */
+static inline void perfctr_sample_thread(struct task_struct *tsk)
+{
+	if (test_tsk_thread_flag(tsk, TIF_PERFCTR))
+		__vperfctr_sample(tsk->thread.perfctrs);
+}
+
+/* exec: unlink when asked to (VPERFCTR_CONTROL_CLOEXEC) or setuid. */
+static inline void perfctr_exec_thread(struct task_struct *tsk, bool secure)
+{
+	if (test_tsk_thread_flag(tsk, TIF_PERFCTR))
+		__vperfctr_exec(tsk, secure);
+}
+#else
+static inline void perfctr_copy_thread(struct task_struct *child) { }
+static inline void perfctr_exit_thread(struct task_struct *tsk) { }
+static inline void perfctr_suspend_thread(struct task_struct *prev) { }
+static inline void perfctr_resume_thread(struct task_struct *next) { }
+static inline void perfctr_sample_thread(struct task_struct *tsk) { }
+static inline void perfctr_exec_thread(struct task_struct *tsk, bool secure) { }
+#endif /* CONFIG_PERFCTR_VIRTUAL */
+
+#endif /* _LINUX_PERFCTR_H */

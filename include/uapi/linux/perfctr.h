@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * perfctr: per-thread virtualised performance counters.
+ *
+ * System calls (x86 numbers in asm/unistd_*.h):
+ *
+ *   int perfctr_info(struct perfctr_info *info,
+ *                    struct perfctr_cpu_mask *cpus,
+ *                    struct perfctr_cpu_mask *forbidden);
+ *   int vperfctr_open(int tid, int creat);
+ *   int vperfctr_control(int fd, const struct vperfctr_control *control);
+ *   int vperfctr_unlink(int fd);
+ *   int vperfctr_iresume(int fd);
+ *   int vperfctr_read(int fd, struct perfctr_sum_ctrs *sum,
+ *                     struct vperfctr_control *control);
+ *
+ * Documentation/perfctr/ describes them.  All structures use fixed-size
+ * fields only and have one layout for 32- and 64-bit user space.
+ *
+ * Reading the counters without a system call
+ * ------------------------------------------
+ * mmap() of a vperfctr file descriptor (one page, PROT_READ, MAP_SHARED)
+ * gives the owner thread read access to a struct vperfctr_state.  A
+ * counter's value is sum + (now - start), where now is the low 32 bits
+ * of the hardware counter (RDTSC, RDPMC) read by the owner thread.  The
+ * kernel changes the state only while the owner thread is not in the
+ * middle of a user-space read (at context switches, in the timer tick,
+ * in the system calls), so a read is retried when the state changed
+ * under it.  Two ways to notice that:
+ *
+ * 1. The original algorithm, which needs the TSC on (control.tsc_on):
+ *
+ *	tsc0 = state->cpu_state.tsc_start;
+ *	for (;;) {
+ *		now = rdpmc_low(state->cpu_state.pmc[i].map);
+ *		start = state->cpu_state.pmc[i].start;
+ *		sum = state->cpu_state.pmc[i].sum;
+ *		tsc1 = state->cpu_state.tsc_start;
+ *		if (tsc1 == tsc0)
+ *			break;
+ *		tsc0 = tsc1;
+ *	}
+ *	value = sum + (__u32)(now - start);
+ *
+ * 2. The sequence counter, which works with the TSC off too:
+ *
+ *	do {
+ *		seq = state->cpu_state.sequence;   (retry while odd)
+ *		compiler barrier
+ *		cstatus = state->cpu_state.cstatus;
+ *		now = ..., start = ..., sum = ...;
+ *		compiler barrier
+ *	} while (state->cpu_state.sequence != seq);
+ *
+ * Both must check that the counter is running (cstatus) before adding
+ * the live part: a stopped counter's value is its sum.  Only the owner
+ * thread can read live values; any other reader sees the sums as of the
+ * owner's last suspend.
+ */
+#ifndef _UAPI_LINUX_PERFCTR_H
+#define _UAPI_LINUX_PERFCTR_H
+
+#include <linux/types.h>
+#include <asm/perfctr.h>
+
+/* Version of the system-call API (2.7 generation plus the sequence). */
+#define PERFCTR_API_VERSION	0x0702
+#define PERFCTR_CPU_VERSION	0x0001
+#define PERFCTR_ABI_VERSION	((PERFCTR_API_VERSION << 16) | PERFCTR_CPU_VERSION)
+
+/* perfctr_info.cpu_features */
+#define PERFCTR_FEATURE_RDPMC	0x01	/* user space may read PMCs */
+#define PERFCTR_FEATURE_RDTSC	0x02	/* user space may read the TSC */
+#define PERFCTR_FEATURE_PCINT	0x04	/* overflow interrupts work */
+
+/**
+ * struct perfctr_info - what sys_perfctr_info() reports
+ * @abi_version: PERFCTR_ABI_VERSION of the kernel
+ * @driver_version: NUL-terminated version string of the driver
+ * @cpu_type: PERFCTR_<ARCH>_* CPU model the driver uses
+ * @cpu_features: PERFCTR_FEATURE_* bits
+ * @cpu_khz: core clock in kHz
+ * @tsc_to_cpu_mult: core clock cycles per TSC tick (at least 1)
+ * @_reserved: zero
+ */
+struct perfctr_info {
+	__u32 abi_version;
+	char driver_version[32];
+	__u32 cpu_type;
+	__u32 cpu_features;
+	__u32 cpu_khz;
+	__u32 tsc_to_cpu_mult;
+	__u32 _reserved[3];
+};
+
+/**
+ * struct perfctr_cpu_mask - a CPU set of unknown size
+ * @nrwords: in: number of elements in @mask; out: number needed
+ * @mask: bit N of mask[N / 32] is CPU N
+ */
+struct perfctr_cpu_mask {
+	__u32 nrwords;
+	__u32 mask[];
+};
+
+/*
+ * cstatus: tsc_on, nractrs and nrictrs in one word.
+ * Bit 31: TSC on; bits 16-23: nrictrs; bits 8-15: nractrs + nrictrs;
+ * bits 0-7: nractrs.
+ */
+#define PERFCTR_CSTATUS_TSC		0x80000000U
+#define PERFCTR_CSTATUS_NRICTRS(c)	(((c) >> 16) & 0x7f)
+#define PERFCTR_CSTATUS_NRCTRS(c)	(((c) >> 8) & 0x7f)
+#define PERFCTR_CSTATUS_NRACTRS(c)	((c) & 0x7f)
+
+/**
+ * struct perfctr_cpu_state - counter state, readable through mmap()
+ * @cstatus: encoded tsc_on/nractrs/nrictrs of the running control;
+ *	zero when stopped
+ * @sequence: incremented before and after every kernel update: odd
+ *	while an update is in progress
+ * @k1: opaque to user space (control id and i-mode suspend CPU)
+ * @tsc_start: low 32 bits of the TSC at the start of this period
+ * @_pad0: zero
+ * @tsc_sum: TSC ticks up to the start of this period
+ * @pmc: per-counter state
+ * @control: the control in force
+ */
+struct perfctr_cpu_state {
+	__u32 cstatus;
+	__u32 sequence;
+	struct {
+		__u32 id;
+		__s32 isuspend_cpu;
+	} k1;
+	__u32 tsc_start;
+	__u32 _pad0;
+	__u64 tsc_sum;
+	struct perfctr_pmc_state pmc[PERFCTR_NRCTRS];
+	struct perfctr_cpu_control control;
+};
+
+#define VPERFCTR_STATE_MAGIC	0x76706373	/* "vpcs" */
+
+/**
+ * struct vperfctr_state - the page mapped by mmap() of a vperfctr fd
+ * @magic: VPERFCTR_STATE_MAGIC
+ * @abi_version: PERFCTR_ABI_VERSION
+ * @cpu_state: the counters
+ */
+struct vperfctr_state {
+	__u32 magic;
+	__u32 abi_version;
+	struct perfctr_cpu_state cpu_state;
+};
+
+/* vperfctr_control.flags */
+#define VPERFCTR_CONTROL_CLOEXEC	0x1	/* unlink the state at exec */
+#define VPERFCTR_CONTROL_FLAGS		VPERFCTR_CONTROL_CLOEXEC
+
+/* vperfctr_open() creat argument */
+#define VPERFCTR_OPEN_CREAT		0x1
+
+/**
+ * struct vperfctr_control - argument of vperfctr_control()
+ * @si_signo: signal sent on overflow of an i-mode counter (1..SIGRTMAX);
+ *	ignored (may be 0) without i-mode counters
+ * @preserve: bit N set keeps the sum of programmable counter N; other
+ *	sums are reset.  The TSC sum is kept when the new control has tsc_on
+ *	and reset when it has not.
+ * @flags: VPERFCTR_CONTROL_* bits
+ * @_reserved0: zero
+ * @cpu_control: the counters to run
+ * @_reserved: zero
+ */
+struct vperfctr_control {
+	__s32 si_signo;
+	__u32 preserve;
+	__u32 flags;
+	__u32 _reserved0;
+	struct perfctr_cpu_control cpu_control;
+	__u32 _reserved[4];
+};
+
+/* Overflow signal: si_code and where the overflown-counter mask is. */
+#define SI_PMC_OVF		('P')
+#define si_pmc_ovf_mask		_sifields._pad[0]
+
+#endif /* _UAPI_LINUX_PERFCTR_H */

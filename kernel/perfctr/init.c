@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfctr top level: initialisation and sys_perfctr_info().
+ */
+#define pr_fmt(fmt) "perfctr: " fmt
+
+#include <linux/build_bug.h>
+#include <linux/cpumask.h>
+#include <linux/init.h>
+#include <linux/perfctr.h>
+#include <linux/stddef.h>
+#include <linux/syscalls.h>
+#include <linux/uaccess.h>
+
+#include "virtual.h"
+
+struct perfctr_info perfctr_info __ro_after_init;
+cpumask_t perfctr_cpus_forbidden_mask;
+
+/*
+ * The user ABI has one layout for 32- and 64-bit user space (x86: i386,
+ * x32 and x86_64).  These are the sizes and offsets every one of them
+ * must see; tools/testing/selftests/perfctr/abi_layout.c checks the same
+ * numbers in user space compiled each way.
+ */
+static_assert(sizeof(struct perfctr_info) == 64);
+static_assert(offsetof(struct perfctr_info, cpu_type) == 36);
+static_assert(sizeof(struct perfctr_cpu_mask) == 4);
+static_assert(sizeof(struct perfctr_sum_ctrs) == 8 + 8 * PERFCTR_NRCTRS);
+static_assert(sizeof(struct perfctr_pmc_state) == 16);
+static_assert(offsetof(struct perfctr_cpu_state, tsc_sum) == 24);
+static_assert(offsetof(struct perfctr_cpu_state, pmc) == 32);
+static_assert(offsetof(struct vperfctr_state, cpu_state) == 8);
+static_assert(offsetof(struct vperfctr_control, cpu_control) == 16);
+static_assert(sizeof(struct vperfctr_control) % 8 == 0);
+static_assert(sizeof(struct perfctr_cpu_control) % 8 == 0);
+static_assert(sizeof(struct vperfctr_state) <= PAGE_SIZE);
+#ifdef CONFIG_X86
+static_assert(sizeof(struct perfctr_cpu_control) == 400);
+static_assert(sizeof(struct vperfctr_control) == 432);
+static_assert(sizeof(struct perfctr_cpu_state) == 32 + 16 * 18 + 400);
+#endif
+
+static unsigned int perfctr_mask_words(void)
+{
+	return DIV_ROUND_UP(nr_cpu_ids, 32);
+}
+
+static int perfctr_get_nrwords(struct perfctr_cpu_mask __user *argp, u32 *nrwords)
+{
+	if (!argp)
+		return 0;
+	return get_user(*nrwords, &argp->nrwords) ? -EFAULT : 0;
+}
+
+/*
+ * The cpu mask protocol of overview.rst: the number of words needed is
+ * always written back; EOVERFLOW when the caller's mask is too small.
+ */
+static int perfctr_put_cpumask(struct perfctr_cpu_mask __user *argp,
+			       u32 nrwords, const struct cpumask *mask)
+{
+	u32 need = perfctr_mask_words(), i, word;
+	unsigned int cpu;
+
+	if (put_user(need, &argp->nrwords))
+		return -EFAULT;
+	if (nrwords < need)
+		return -EOVERFLOW;
+	for (i = 0; i < need; i++) {
+		word = 0;
+		for (cpu = i * 32; cpu < min(nr_cpu_ids, (i + 1) * 32); cpu++)
+			if (cpumask_test_cpu(cpu, mask))
+				word |= 1U << (cpu % 32);
+		if (put_user(word, &argp->mask[i]))
+			return -EFAULT;
+	}
+	return 0;
+}
+
+SYSCALL_DEFINE3(perfctr_info, struct perfctr_info __user *, info,
+		struct perfctr_cpu_mask __user *, cpus,
+		struct perfctr_cpu_mask __user *, forbidden)
+{
+	u32 cpus_words = 0, forbidden_words = 0;
+	int err;
+
+	if (!perfctr_ready())
+		return -ENODEV;
+	err = perfctr_get_nrwords(cpus, &cpus_words);
+	if (!err)
+		err = perfctr_get_nrwords(forbidden, &forbidden_words);
+	if (err)
+		return err;
+
+	if (info && copy_to_user(info, &perfctr_info, sizeof(*info)))
+		return -EFAULT;
+	if (cpus) {
+		err = perfctr_put_cpumask(cpus, cpus_words, cpu_online_mask);
+		if (err)
+			return err;
+	}
+	if (forbidden)
+		return perfctr_put_cpumask(forbidden, forbidden_words,
+					   &perfctr_cpus_forbidden_mask);
+	return 0;
+}
+
+static int __init perfctr_init(void)
+{
+	int err;
+
+	err = perfctr_cpu_init();
+	if (err) {
+		pr_info("no usable counters on this CPU (%d)\n", err);
+		return err;
+	}
+	strscpy(perfctr_info.driver_version, PERFCTR_DRIVER_VERSION,
+		sizeof(perfctr_info.driver_version));
+	perfctr_cpu_fill_info(&perfctr_info);
+
+	err = vperfctr_init();
+	if (err) {
+		perfctr_cpu_exit();
+		return err;
+	}
+	perfctr_info.abi_version = PERFCTR_ABI_VERSION;
+	pr_info("driver %s, cpu type %u (%s), %u kHz\n",
+		perfctr_info.driver_version, perfctr_info.cpu_type,
+		perfctr_cpu_name, perfctr_info.cpu_khz);
+	return 0;
+}
+
+/* After perf_events has probed the PMU (early_initcall). */
+device_initcall(perfctr_init);

@@ -1,0 +1,695 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Virtual per-thread performance counters.
+ *
+ * A thread's counter state is a struct vperfctr: an object of its own,
+ * reference counted by the thread it is attached to and by every open
+ * file of the vperfctrfs pseudo filesystem that names it.  Its counters
+ * live in one zeroed page (struct vperfctr_state) that the owner maps
+ * read-only to read the counters without a system call.
+ *
+ * Who touches a state (Documentation/perfctr/virtual.rst):
+ *  - the owner thread itself: context switches, the timer tick, its own
+ *    system calls, exec and exit.  These run with interrupts off while
+ *    they change the live state, so they never interleave;
+ *  - a tracer, only while the owner is stopped under ptrace and frozen
+ *    there (ptrace_freeze_stopped_child()), so the owner runs none of the
+ *    above meanwhile;
+ *  - anyone holding a file of a state no longer attached: read only.
+ * task_lock() of the owner guards the attach and detach of the state.
+ */
+#include <linux/capability.h>
+#include <linux/compiler.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/init.h>
+#include <linux/mm.h>
+#include <linux/mount.h>
+#include <linux/mutex.h>
+#include <linux/perfctr.h>
+#include <linux/pid.h>
+#include <linux/ptrace.h>
+#include <linux/pseudo_fs.h>
+#include <linux/refcount.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/signal.h>
+#include <linux/slab.h>
+#include <linux/syscalls.h>
+#include <linux/uaccess.h>
+#include <uapi/linux/magic.h>
+
+#include "virtual.h"
+
+/*
+ * Sample at least this often while a thread runs: 32 bits of a 4 GHz TSC
+ * wrap in about a second.
+ */
+#define VPERFCTR_SAMPLE_TICKS	max(HZ / 4, 1)
+
+struct vperfctr {
+	refcount_t refcnt;
+	struct task_struct *owner;	/* NULL once detached; task_lock() */
+	struct vperfctr_state *state;	/* page_address(page) */
+	struct page *page;
+	unsigned int sample_ticks;	/* ticks until the next sample */
+	int si_signo;
+	unsigned int flags;		/* VPERFCTR_CONTROL_* */
+};
+
+static struct vfsmount *vperfctr_mnt __ro_after_init;
+static DEFINE_MUTEX(vperfctr_reserve_mutex);
+static unsigned int vperfctr_nr_states;	/* vperfctr_reserve_mutex */
+
+static inline struct perfctr_cpu_state *cpu_state(struct vperfctr *perfctr)
+{
+	return &perfctr->state->cpu_state;
+}
+
+/*
+ * Every change of the mapped state is bracketed by these so that a user
+ * space reader can tell it raced with one (the sequence is odd during an
+ * update, and different afterwards).
+ */
+static inline void vperfctr_write_begin(struct vperfctr *perfctr)
+{
+	struct perfctr_cpu_state *st = cpu_state(perfctr);
+
+	WRITE_ONCE(st->sequence, st->sequence + 1);
+	/* Odd sequence before the data changes; pairs with the reader's. */
+	smp_wmb();
+}
+
+static inline void vperfctr_write_end(struct vperfctr *perfctr)
+{
+	struct perfctr_cpu_state *st = cpu_state(perfctr);
+
+	/* The data before the even sequence; pairs with the reader's. */
+	smp_wmb();
+	WRITE_ONCE(st->sequence, st->sequence + 1);
+}
+
+/* Called with interrupts off on the owner's CPU. */
+static void vperfctr_suspend_locked(struct vperfctr *perfctr)
+{
+	if (!perfctr_cstatus_enabled(cpu_state(perfctr)->cstatus))
+		return;
+	vperfctr_write_begin(perfctr);
+	perfctr_cpu_suspend(cpu_state(perfctr));
+	vperfctr_write_end(perfctr);
+}
+
+static void vperfctr_resume_locked(struct vperfctr *perfctr)
+{
+	if (!perfctr_cstatus_enabled(cpu_state(perfctr)->cstatus))
+		return;
+	vperfctr_write_begin(perfctr);
+	perfctr_cpu_resume(cpu_state(perfctr));
+	vperfctr_write_end(perfctr);
+	perfctr->sample_ticks = VPERFCTR_SAMPLE_TICKS;
+}
+
+static void vperfctr_sample_locked(struct vperfctr *perfctr)
+{
+	if (!perfctr_cstatus_enabled(cpu_state(perfctr)->cstatus))
+		return;
+	vperfctr_write_begin(perfctr);
+	perfctr_cpu_sample(cpu_state(perfctr));
+	vperfctr_write_end(perfctr);
+	perfctr->sample_ticks = VPERFCTR_SAMPLE_TICKS;
+}
+
+/* The thread-management hooks (include/linux/perfctr.h). */
+void __vperfctr_suspend(struct vperfctr *perfctr)
+{
+	vperfctr_suspend_locked(perfctr);
+}
+
+void __vperfctr_resume(struct vperfctr *perfctr)
+{
+	vperfctr_resume_locked(perfctr);
+}
+
+void __vperfctr_sample(struct vperfctr *perfctr)
+{
+	if (perfctr->sample_ticks > 1) {
+		perfctr->sample_ticks--;
+		return;
+	}
+	vperfctr_sample_locked(perfctr);
+}
+
+/* Object lifetime. */
+static void vperfctr_put(struct vperfctr *perfctr)
+{
+	if (!refcount_dec_and_test(&perfctr->refcnt))
+		return;
+	mutex_lock(&vperfctr_reserve_mutex);
+	if (!--vperfctr_nr_states)
+		perfctr_cpu_release(VPERFCTR_SERVICE);
+	mutex_unlock(&vperfctr_reserve_mutex);
+	__free_page(perfctr->page);
+	kfree(perfctr);
+}
+
+static struct vperfctr *vperfctr_alloc(void)
+{
+	struct vperfctr *perfctr;
+	const char *other;
+
+	perfctr = kzalloc_obj(*perfctr);
+	if (!perfctr)
+		return ERR_PTR(-ENOMEM);
+	perfctr->page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	if (!perfctr->page) {
+		kfree(perfctr);
+		return ERR_PTR(-ENOMEM);
+	}
+	mutex_lock(&vperfctr_reserve_mutex);
+	if (!vperfctr_nr_states) {
+		other = perfctr_cpu_reserve(VPERFCTR_SERVICE);
+		if (other) {
+			mutex_unlock(&vperfctr_reserve_mutex);
+			pr_info_ratelimited("perfctr: counters are in use by %s\n", other);
+			__free_page(perfctr->page);
+			kfree(perfctr);
+			return ERR_PTR(-EBUSY);
+		}
+	}
+	vperfctr_nr_states++;
+	mutex_unlock(&vperfctr_reserve_mutex);
+
+	refcount_set(&perfctr->refcnt, 1);
+	perfctr->state = page_address(perfctr->page);
+	perfctr->state->magic = VPERFCTR_STATE_MAGIC;
+	perfctr->state->abi_version = PERFCTR_ABI_VERSION;
+	perfctr->state->cpu_state.k1.isuspend_cpu = -1;
+	return perfctr;
+}
+
+/*
+ * Stop the counters of a state whose owner is current (interrupts off
+ * around the live part) or is frozen off-CPU (the state was suspended at
+ * its last switch-out), and mark them stopped for readers of the page.
+ */
+static void vperfctr_stop(struct vperfctr *perfctr, bool is_current)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	if (is_current)
+		vperfctr_suspend_locked(perfctr);
+	vperfctr_write_begin(perfctr);
+	cpu_state(perfctr)->cstatus = 0;
+	vperfctr_write_end(perfctr);
+	local_irq_restore(flags);
+}
+
+/* Detach from the owner and drop the owner's reference. */
+static void vperfctr_detach(struct vperfctr *perfctr, struct task_struct *tsk)
+{
+	vperfctr_stop(perfctr, tsk == current);
+	task_lock(tsk);
+	clear_tsk_thread_flag(tsk, TIF_PERFCTR);
+	tsk->thread.perfctrs = NULL;
+	WRITE_ONCE(perfctr->owner, NULL);
+	task_unlock(tsk);
+	vperfctr_put(perfctr);
+}
+
+void __vperfctr_exit(struct task_struct *tsk)
+{
+	struct vperfctr *perfctr = tsk->thread.perfctrs;
+
+	if (perfctr)
+		vperfctr_detach(perfctr, tsk);
+}
+
+void __vperfctr_exec(struct task_struct *tsk, bool secure)
+{
+	struct vperfctr *perfctr = tsk->thread.perfctrs;
+
+	if (perfctr && (secure || (perfctr->flags & VPERFCTR_CONTROL_CLOEXEC)))
+		vperfctr_detach(perfctr, tsk);
+}
+
+/* The vperfctrfs pseudo filesystem. */
+static int vperfctr_release(struct inode *inode, struct file *filp)
+{
+	vperfctr_put(filp->private_data);
+	return 0;
+}
+
+/*
+ * One page, read-only, shared.  The file is opened read-only, so the mm
+ * core already refuses PROT_WRITE on a shared mapping (EACCES) and never
+ * grants VM_MAYWRITE (and it turns VM_SHARED off: VM_MAYSHARE says the
+ * mapping was asked shared); a private mapping could be made writable by
+ * copy-on-write and is refused here.
+ */
+static int vperfctr_mmap_prepare(struct vm_area_desc *desc)
+{
+	struct vperfctr *perfctr = desc->file->private_data;
+
+	if (!vma_desc_test_any(desc, VMA_MAYSHARE_BIT))
+		return -EINVAL;
+	if (vma_desc_test_any(desc, VMA_WRITE_BIT, VMA_MAYWRITE_BIT))
+		return -EACCES;
+	if (desc->pgoff != 0 || vma_desc_size(desc) != PAGE_SIZE)
+		return -EINVAL;
+	vma_desc_set_flags(desc, VMA_DONTEXPAND_BIT, VMA_DONTCOPY_BIT);
+	vma_desc_clear_flags(desc, VMA_MAYEXEC_BIT);
+	mmap_action_map_kernel_pages_full(desc, &perfctr->page);
+	return 0;
+}
+
+static const struct file_operations vperfctr_fops = {
+	.release	= vperfctr_release,
+	.mmap_prepare	= vperfctr_mmap_prepare,
+};
+
+static bool is_vperfctr_file(struct file *filp)
+{
+	return filp->f_op == &vperfctr_fops;
+}
+
+static char *vperfctrfs_dname(struct dentry *dentry, char *buffer, int buflen)
+{
+	return dynamic_dname(buffer, buflen, "vperfctr:[%llu]",
+			     (unsigned long long)d_inode(dentry)->i_ino);
+}
+
+static const struct dentry_operations vperfctrfs_dentry_operations = {
+	.d_dname	= vperfctrfs_dname,
+};
+
+static int vperfctrfs_init_fs_context(struct fs_context *fc)
+{
+	struct pseudo_fs_context *ctx = init_pseudo(fc, VPERFCTRFS_MAGIC);
+
+	if (!ctx)
+		return -ENOMEM;
+	ctx->dops = &vperfctrfs_dentry_operations;
+	return 0;
+}
+
+static struct file_system_type vperfctrfs_type = {
+	.name		= "vperfctrfs",
+	.init_fs_context = vperfctrfs_init_fs_context,
+	.kill_sb	= kill_anon_super,
+};
+
+/* Takes over the caller's reference to @perfctr, also on error. */
+static struct file *vperfctr_file(struct vperfctr *perfctr)
+{
+	struct inode *inode;
+	struct file *filp;
+
+	inode = new_inode_pseudo(vperfctr_mnt->mnt_sb);
+	if (!inode) {
+		vperfctr_put(perfctr);
+		return ERR_PTR(-ENOMEM);
+	}
+	inode->i_ino = get_next_ino();
+	inode->i_mode = S_IFREG | 0400;
+	inode->i_uid = current_fsuid();
+	inode->i_gid = current_fsgid();
+	simple_inode_init_ts(inode);
+
+	filp = alloc_file_pseudo(inode, vperfctr_mnt, "", O_RDONLY, &vperfctr_fops);
+	if (IS_ERR(filp)) {
+		iput(inode);
+		vperfctr_put(perfctr);
+		return filp;
+	}
+	filp->private_data = perfctr;
+	return filp;
+}
+
+/*
+ * Access to another thread's state: it must be stopped under ptrace by
+ * the caller, and stays frozen there until vperfctr_unlock_task().
+ */
+static int vperfctr_lock_task(struct task_struct *tsk)
+{
+	if (tsk == current)
+		return 0;
+	return ptrace_freeze_stopped_child(tsk) ? -EPERM : 0;
+}
+
+static void vperfctr_unlock_task(struct task_struct *tsk)
+{
+	if (tsk != current)
+		ptrace_thaw_stopped_child(tsk);
+}
+
+/* The owner of the state behind @fd, with a reference; NULL if detached. */
+static struct task_struct *vperfctr_get_owner(struct vperfctr *perfctr)
+{
+	struct task_struct *tsk;
+
+	rcu_read_lock();
+	tsk = READ_ONCE(perfctr->owner);
+	if (tsk)
+		get_task_struct(tsk);
+	rcu_read_unlock();
+	return tsk;
+}
+
+/*
+ * Look up the state behind @fd and lock its owner for an operation.
+ * Returns the owner (NULL if detached and @need_owner is false) or an
+ * ERR_PTR: -ESRCH detached, -EPERM not ours to touch.
+ */
+static struct task_struct *vperfctr_begin(struct vperfctr *perfctr, bool need_owner)
+{
+	struct task_struct *tsk = vperfctr_get_owner(perfctr);
+	int err;
+
+	if (!tsk)
+		return need_owner ? ERR_PTR(-ESRCH) : NULL;
+	err = vperfctr_lock_task(tsk);
+	if (!err && READ_ONCE(perfctr->owner) != tsk) {
+		/* Detached while we looked (exit or exec of a traced thread). */
+		vperfctr_unlock_task(tsk);
+		err = -ESRCH;
+	}
+	if (err) {
+		put_task_struct(tsk);
+		return ERR_PTR(err);
+	}
+	return tsk;
+}
+
+static void vperfctr_end(struct task_struct *tsk)
+{
+	if (tsk) {
+		vperfctr_unlock_task(tsk);
+		put_task_struct(tsk);
+	}
+}
+
+/* sys_vperfctr_open() */
+static int do_vperfctr_open(int tid, int creat)
+{
+	struct task_struct *tsk;
+	struct vperfctr *perfctr, *fresh = NULL;
+	struct file *filp;
+	int err, fd;
+
+	if (!perfctr_ready())
+		return -ENODEV;
+	if (tid < 0 || (creat & ~VPERFCTR_OPEN_CREAT))
+		return -EINVAL;
+
+	if (!tid || tid == task_pid_vnr(current)) {
+		tsk = current;
+		get_task_struct(tsk);
+	} else {
+		tsk = find_get_task_by_vpid(tid);
+		if (!tsk)
+			return -ESRCH;
+	}
+	err = vperfctr_lock_task(tsk);
+	if (err)
+		goto out_put;
+
+	if (creat) {
+		fresh = vperfctr_alloc();
+		if (IS_ERR(fresh)) {
+			err = PTR_ERR(fresh);
+			goto out_unlock;
+		}
+	}
+
+	task_lock(tsk);
+	perfctr = tsk->thread.perfctrs;
+	if (perfctr && fresh) {
+		err = -EEXIST;
+	} else if (!perfctr && !fresh) {
+		err = -ENOENT;
+	} else if (tsk->flags & PF_EXITING && fresh) {
+		err = -ESRCH;
+	} else {
+		if (fresh) {
+			perfctr = fresh;
+			fresh = NULL;
+			perfctr->owner = tsk;
+			tsk->thread.perfctrs = perfctr;
+			set_tsk_thread_flag(tsk, TIF_PERFCTR);
+		}
+		/* The file's reference. */
+		refcount_inc(&perfctr->refcnt);
+		err = 0;
+	}
+	task_unlock(tsk);
+	if (fresh)
+		vperfctr_put(fresh);
+	if (err)
+		goto out_unlock;
+
+	fd = get_unused_fd_flags(O_CLOEXEC);
+	if (fd < 0) {
+		vperfctr_put(perfctr);
+		err = fd;
+		goto out_unlock;
+	}
+	filp = vperfctr_file(perfctr);
+	if (IS_ERR(filp)) {
+		put_unused_fd(fd);
+		err = PTR_ERR(filp);
+		goto out_unlock;
+	}
+	fd_install(fd, filp);
+	err = fd;
+
+out_unlock:
+	vperfctr_unlock_task(tsk);
+out_put:
+	put_task_struct(tsk);
+	return err;
+}
+
+static int vperfctr_check_control(const struct vperfctr_control *ctl)
+{
+	const struct perfctr_cpu_control *cc = &ctl->cpu_control;
+	unsigned int i;
+
+	if (ctl->flags & ~VPERFCTR_CONTROL_FLAGS || ctl->_reserved0)
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(ctl->_reserved); i++)
+		if (ctl->_reserved[i])
+			return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(cc->_reserved); i++)
+		if (cc->_reserved[i])
+			return -EINVAL;
+	if (cc->nractrs > PERFCTR_NRCTRS || cc->nrictrs > PERFCTR_NRCTRS ||
+	    cc->nractrs + cc->nrictrs > PERFCTR_NRCTRS)
+		return -EINVAL;
+	if (cc->tsc_on > 1)
+		return -EINVAL;
+	if (ctl->preserve & ~GENMASK(PERFCTR_NRCTRS - 1, 0))
+		return -EINVAL;
+	if (cc->nrictrs ? !valid_signal(ctl->si_signo) || !ctl->si_signo
+			: ctl->si_signo < 0 || !valid_signal(ctl->si_signo))
+		return -EINVAL;
+	return 0;
+}
+
+/* sys_vperfctr_control() */
+static int do_vperfctr_control(struct vperfctr *perfctr,
+			       const struct vperfctr_control __user *argp)
+{
+	struct perfctr_cpu_state *next __free(kfree) = NULL;
+	struct vperfctr_control *ctl __free(kfree) = NULL;
+	struct perfctr_cpu_state *st = cpu_state(perfctr);
+	struct task_struct *tsk;
+	unsigned long flags;
+	unsigned int i;
+	int err;
+
+	ctl = memdup_user(argp, sizeof(*ctl));
+	if (IS_ERR(ctl))
+		return PTR_ERR(no_free_ptr(ctl));
+	err = vperfctr_check_control(ctl);
+	if (err)
+		return err;
+
+	/* Validate into a scratch state: a bad control changes nothing. */
+	next = kzalloc_obj(*next);
+	if (!next)
+		return -ENOMEM;
+	next->control = ctl->cpu_control;
+	err = perfctr_cpu_update_control(next, 0);
+	if (err)
+		return err;
+
+	tsk = vperfctr_begin(perfctr, true);
+	if (IS_ERR(tsk))
+		return PTR_ERR(tsk);
+
+	local_irq_save(flags);
+	if (tsk == current)
+		vperfctr_suspend_locked(perfctr);
+	vperfctr_write_begin(perfctr);
+	for (i = 0; i < PERFCTR_NRCTRS; i++) {
+		next->pmc[i].sum = (ctl->preserve & BIT(i)) ? st->pmc[i].sum : 0;
+		st->pmc[i] = next->pmc[i];
+	}
+	if (!next->control.tsc_on)
+		st->tsc_sum = 0;
+	st->control = next->control;
+	st->k1 = next->k1;
+	st->cstatus = next->cstatus;
+	vperfctr_write_end(perfctr);
+	perfctr->si_signo = ctl->si_signo;
+	perfctr->flags = ctl->flags;
+	if (tsk == current)
+		vperfctr_resume_locked(perfctr);
+	local_irq_restore(flags);
+
+	vperfctr_end(tsk);
+	return 0;
+}
+
+/* sys_vperfctr_unlink() */
+static int do_vperfctr_unlink(struct vperfctr *perfctr)
+{
+	struct task_struct *tsk = vperfctr_begin(perfctr, false);
+
+	if (IS_ERR(tsk))
+		return PTR_ERR(tsk);
+	if (tsk)
+		vperfctr_detach(perfctr, tsk);
+	vperfctr_end(tsk);
+	return 0;
+}
+
+/* sys_vperfctr_iresume() */
+static int do_vperfctr_iresume(struct vperfctr *perfctr)
+{
+	struct perfctr_cpu_state *st = cpu_state(perfctr);
+	struct task_struct *tsk;
+	unsigned long flags;
+	int err = 0;
+
+	tsk = vperfctr_begin(perfctr, true);
+	if (IS_ERR(tsk))
+		return PTR_ERR(tsk);
+	if (!(perfctr_info.cpu_features & PERFCTR_FEATURE_PCINT)) {
+		err = -EOPNOTSUPP;
+	} else if (!perfctr_cstatus_has_ictrs(st->cstatus)) {
+		err = -EINVAL;
+	} else {
+		local_irq_save(flags);
+		if (tsk == current)
+			vperfctr_suspend_locked(perfctr);
+		perfctr_cpu_ireload(st);
+		if (tsk == current)
+			vperfctr_resume_locked(perfctr);
+		local_irq_restore(flags);
+	}
+	vperfctr_end(tsk);
+	return err;
+}
+
+/* sys_vperfctr_read() */
+static int do_vperfctr_read(struct vperfctr *perfctr,
+			    struct perfctr_sum_ctrs __user *sump,
+			    struct vperfctr_control __user *controlp)
+{
+	struct perfctr_sum_ctrs *sum __free(kfree) = NULL;
+	struct vperfctr_control *ctl __free(kfree) = NULL;
+	struct perfctr_cpu_state *st = cpu_state(perfctr);
+	struct task_struct *tsk;
+	unsigned long flags;
+	unsigned int i;
+
+	sum = kzalloc_obj(*sum);
+	ctl = kzalloc_obj(*ctl);
+	if (!sum || !ctl)
+		return -ENOMEM;
+
+	tsk = vperfctr_begin(perfctr, false);
+	if (IS_ERR(tsk))
+		return PTR_ERR(tsk);
+	local_irq_save(flags);
+	if (tsk == current)
+		vperfctr_sample_locked(perfctr);
+	sum->tsc = st->tsc_sum;
+	for (i = 0; i < PERFCTR_NRCTRS; i++)
+		sum->pmc[i] = st->pmc[i].sum;
+	ctl->cpu_control = st->control;
+	ctl->si_signo = perfctr->si_signo;
+	ctl->flags = perfctr->flags;
+	local_irq_restore(flags);
+	vperfctr_end(tsk);
+
+	if (sump && copy_to_user(sump, sum, sizeof(*sum)))
+		return -EFAULT;
+	if (controlp && copy_to_user(controlp, ctl, sizeof(*ctl)))
+		return -EFAULT;
+	return 0;
+}
+
+/* The system calls: look up the fd, then hand off. */
+static struct vperfctr *vperfctr_from_file(struct file *filp)
+{
+	if (!filp)
+		return ERR_PTR(-EBADF);
+	if (!is_vperfctr_file(filp))
+		return ERR_PTR(-EINVAL);
+	return filp->private_data;
+}
+
+SYSCALL_DEFINE2(vperfctr_open, int, tid, int, creat)
+{
+	return do_vperfctr_open(tid, creat);
+}
+
+SYSCALL_DEFINE2(vperfctr_control, int, fd, const struct vperfctr_control __user *, control)
+{
+	CLASS(fd, f)(fd);
+	struct vperfctr *perfctr = vperfctr_from_file(fd_file(f));
+
+	if (IS_ERR(perfctr))
+		return PTR_ERR(perfctr);
+	return do_vperfctr_control(perfctr, control);
+}
+
+SYSCALL_DEFINE1(vperfctr_unlink, int, fd)
+{
+	CLASS(fd, f)(fd);
+	struct vperfctr *perfctr = vperfctr_from_file(fd_file(f));
+
+	if (IS_ERR(perfctr))
+		return PTR_ERR(perfctr);
+	return do_vperfctr_unlink(perfctr);
+}
+
+SYSCALL_DEFINE1(vperfctr_iresume, int, fd)
+{
+	CLASS(fd, f)(fd);
+	struct vperfctr *perfctr = vperfctr_from_file(fd_file(f));
+
+	if (IS_ERR(perfctr))
+		return PTR_ERR(perfctr);
+	return do_vperfctr_iresume(perfctr);
+}
+
+SYSCALL_DEFINE3(vperfctr_read, int, fd, struct perfctr_sum_ctrs __user *, sum,
+		struct vperfctr_control __user *, control)
+{
+	CLASS(fd, f)(fd);
+	struct vperfctr *perfctr = vperfctr_from_file(fd_file(f));
+
+	if (IS_ERR(perfctr))
+		return PTR_ERR(perfctr);
+	return do_vperfctr_read(perfctr, sum, control);
+}
+
+int __init vperfctr_init(void)
+{
+	vperfctr_mnt = kern_mount(&vperfctrfs_type);
+	return PTR_ERR_OR_ZERO(vperfctr_mnt);
+}

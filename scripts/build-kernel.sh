@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the patched kernel for ARCH (x86_64) out of tree, incrementally:
+# tinyconfig + scripts/config/ARCH.config + the selftests' config
+# fragment, each option checked to have survived olddefconfig.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+arch=${1:-x86_64}
+variant=${2:-}   # "base": the unpatched kernel, for comparisons
+case $arch in
+x86_64) karch=x86; image=arch/x86/boot/bzImage ;;
+*) die "unknown arch $arch" ;;
+esac
+
+if [[ $variant == base ]]; then
+	src=$CACHE/pristine; out=$CACHE/build/$arch-base
+	frags=("$TOP/scripts/config/$arch.config")
+else
+	src=$CACHE/src; out=$CACHE/build/$arch
+	frags=("$TOP/scripts/config/$arch.config" "$TOP/tools/testing/selftests/perfctr/config")
+fi
+mkdir -p "$out"
+sum=$(cat "${frags[@]}" | sha1sum | cut -c1-40)
+if [[ ! -f $out/.config || $(cat "$out/.fragsum" 2>/dev/null) != "$sum" ]]; then
+	log "configuring $arch${variant:+ ($variant)}"
+	make -s -C "$src" O="$out" ARCH=$karch tinyconfig >/dev/null
+	KCONFIG_CONFIG=$out/.config "$src/scripts/kconfig/merge_config.sh" -m -O "$out" \
+		"$out/.config" "${frags[@]}" >/dev/null
+	make -s -C "$src" O="$out" ARCH=$karch olddefconfig >/dev/null
+	bad=0
+	while IFS= read -r line; do
+		if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
+			grep -qx "$line" "$out/.config" || { log "config: $line did not survive olddefconfig"; bad=1; }
+		elif [[ $line =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set$ ]]; then
+			! grep -q "^${BASH_REMATCH[1]}=" "$out/.config" || { log "config: $line did not survive"; bad=1; }
+		fi
+	done < <(cat "${frags[@]}")
+	((bad == 0)) || die "kernel configuration for $arch is incomplete"
+	echo "$sum" > "$out/.fragsum"
+fi
+log "building $arch${variant:+ ($variant)} kernel (incremental)"
+if ! make -C "$src" O="$out" ARCH=$karch -j"$(nproc)" ${KBUILD_EXTRA:-} >"$out/build.log" 2>&1; then
+	grep -E 'error|Error' "$out/build.log" | head -40 >&2
+	die "kernel build failed: $out/build.log"
+fi
+if grep -E '^[^ ]+:[0-9]+:[0-9]+: warning' "$out/build.log" | grep -E "^$src/(kernel/perfctr/|arch/x86/perfctr/|include/(uapi/)?linux/perfctr|kernel/ptrace\.c|arch/x86/kernel/process\.c|kernel/time/timer\.c|fs/exec\.c)" >&2; then
+	die "the build warns in perfctr code"
+fi
+ln -sf "$out/$image" "$out/kernel-image"
+log "kernel: $out/$image ($(cat "$out/include/config/kernel.release"))"

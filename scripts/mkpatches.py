@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Regenerate the perfctr patches from the repository's tree-shaped folders.
+
+scripts/patches.conf says which patch adds which new kernel files.  Each
+patch file keeps its own header (From, Date, Subject, description,
+Signed-off-by) and its hunks for existing kernel files (maintained with
+quilt); everything else -- the hunks that add the new files, the patch
+numbering, the diffstat -- is rewritten here from the tree.
+
+  mkpatches.py           rewrite patches/ and series
+  mkpatches.py --check   exit 1, naming each stale file, if patches/ or
+                         series is not what this would write
+"""
+import fnmatch
+import os
+import re
+import subprocess
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CONF = os.path.join(TOP, 'scripts', 'patches.conf')
+TRAILER = '-- \nperfctr\n'
+
+
+def read_conf():
+    """Return [(patch name, [globs])] and the series banner lines."""
+    patches, banner, comments = [], [], {}
+    pending = []
+    with open(CONF) as f:
+        for line in f:
+            line = line.rstrip('\n')
+            if line.startswith('##'):
+                banner.append(line[1:])
+                continue
+            if line.startswith('#') or not line.strip():
+                pending.append(line)
+                continue
+            name, _, globs = line.partition(':')
+            comments[name.strip()] = [c for c in pending if c.strip()]
+            pending = []
+            patches.append((name.strip(), globs.split()))
+    return patches, banner, comments
+
+
+def tracked_files():
+    out = subprocess.run(['git', 'ls-files', '--cached', '--others',
+                          '--exclude-standard'], cwd=TOP, check=True,
+                         capture_output=True, text=True).stdout
+    return sorted(set(out.split()))
+
+
+def new_file_diff(path):
+    with open(os.path.join(TOP, path), 'rb') as f:
+        data = f.read()
+    text = data.decode()
+    if text and not text.endswith('\n'):
+        sys.exit(f'{path}: no newline at end of file')
+    blob = subprocess.run(['git', 'hash-object', '--stdin'], input=data,
+                          capture_output=True, check=True).stdout.decode()[:7]
+    lines = text.splitlines(keepends=True)
+    mode = '100755' if os.access(os.path.join(TOP, path), os.X_OK) else '100644'
+    out = [f'diff --git a/{path} b/{path}\n', f'new file mode {mode}\n',
+           f'index 0000000..{blob}\n', '--- /dev/null\n', f'+++ b/{path}\n',
+           f'@@ -0,0 +1,{len(lines)} @@\n' if len(lines) != 1 else '@@ -0,0 +1 @@\n']
+    out += ['+' + l for l in lines]
+    return ''.join(out)
+
+
+def split_patch(text):
+    """Split into (header, {path: chunk} in order) -- drop the old stat."""
+    m = re.search(r'^diff --git ', text, re.M)
+    head = text[:m.start()] if m else text
+    body = text[m.start():] if m else ''
+    # The header ends at the '---' line before the diffstat.
+    hm = re.search(r'^---\n', head, re.M)
+    header = head[:hm.start()] if hm else head
+    if body.endswith(TRAILER):
+        body = body[:-len(TRAILER)]
+    chunks = {}
+    for part in re.split(r'(?m)^(?=diff --git )', body):
+        if not part:
+            continue
+        path = re.match(r'diff --git a/(\S+) ', part).group(1)
+        chunks[path] = part
+    return header.rstrip('\n') + '\n', chunks
+
+
+def diffstat(diffs):
+    out = subprocess.run(['git', 'apply', '--stat', '--summary', '-'],
+                         input=diffs, capture_output=True, text=True,
+                         cwd='/')
+    if out.returncode:
+        sys.exit('git apply --stat failed: ' + out.stderr)
+    return out.stdout
+
+
+def build():
+    patches, banner, comments = read_conf()
+    files = tracked_files()
+    owner = {}
+    result = {}
+    total = len(patches)
+    for idx, (name, globs) in enumerate(patches, 1):
+        path = os.path.join(TOP, 'patches', name)
+        if not os.path.exists(path):
+            sys.exit(f'patches/{name} is missing: write its header first')
+        with open(path) as f:
+            header, chunks = split_patch(f.read())
+        mine = []
+        for g in globs:
+            hit = [p for p in files if fnmatch.fnmatch(p, g)]
+            if not hit:
+                sys.exit(f'{name}: {g} matches no file')
+            for p in hit:
+                if p in owner and owner[p] != name:
+                    sys.exit(f'{p} claimed by {owner[p]} and {name}')
+                owner[p] = name
+                if p not in mine:
+                    mine.append(p)
+        kept = [c for p, c in chunks.items() if p not in mine and
+                not c.split('\n', 2)[1].startswith('new file mode')]
+        diffs = ''.join(kept) + ''.join(new_file_diff(p) for p in mine)
+        header = re.sub(r'^Subject: \[PATCH[^\]]*\]',
+                        f'Subject: [PATCH {idx:02d}/{total:02d}]', header,
+                        count=1, flags=re.M)
+        result[os.path.join('patches', name)] = (
+            header + '---\n' + diffstat(diffs) + '\n' + diffs + TRAILER)
+    series = ['#' + b for b in banner]
+    for name, _ in patches:
+        series += comments.get(name, [])
+        series.append(name)
+    result['series'] = '\n'.join(series) + '\n'
+    kernel_dirs = ('include/', 'arch/', 'kernel/', 'tools/', 'Documentation/')
+    stray = [p for p in files if p.startswith(kernel_dirs) and p not in owner]
+    if stray:
+        sys.exit('not in any patch (scripts/patches.conf): ' + ' '.join(stray))
+    return result
+
+
+def main():
+    check = '--check' in sys.argv[1:]
+    result = build()
+    stale = []
+    for rel, text in result.items():
+        path = os.path.join(TOP, rel)
+        old = open(path).read() if os.path.exists(path) else None
+        if old != text:
+            stale.append(rel)
+            if not check:
+                with open(path, 'w') as f:
+                    f.write(text)
+    names = {os.path.join('patches', n) for n, _ in read_conf()[0]}
+    extra = [os.path.join('patches', p) for p in os.listdir(os.path.join(TOP, 'patches'))
+             if p.endswith('.patch') and os.path.join('patches', p) not in names]
+    for rel in extra:
+        print(f'{rel}: not listed in scripts/patches.conf', file=sys.stderr)
+    if check:
+        for rel in stale:
+            print(f'{rel}: stale; run "make patches"', file=sys.stderr)
+        sys.exit(1 if stale or extra else 0)
+    for rel in stale:
+        print(f'wrote {rel}')
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the perfctr selftests (64-bit and i386, static) against the
+# patched kernel's headers, pack them with busybox into an initramfs, boot
+# the kernel under QEMU TCG and report.
+#
+#   run-tests.sh ARCH CPU MODE    MODE: kselftest | demo
+#
+# Prints every result line, then one line per group:
+#   <arch>/<cpu> <suite>: N passed, N failed
+# and appends the group counts to $RESULTS (if set).  Any BUG, WARNING,
+# Oops, KASAN, lockdep or UBSAN report on the console is a failure.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+arch=${1:-x86_64} cpu=${2:-max} mode=${3:-kselftest}
+src=$CACHE/src out=$CACHE/build/$arch
+work=$CACHE/run/$arch-$cpu-$mode
+rm -rf "$work"; mkdir -p "$work/root"/{bin,sbin,proc,sys,dev,tmp,tests}
+
+# Headers and tests.
+hdr=$out/hdr
+make -s -C "$src" O="$out" ARCH=x86 INSTALL_HDR_PATH="$hdr" headers_install
+build_tests() {	# out-dir cc
+	mkdir -p "$1"
+	make -s -C "$src/tools/testing/selftests/perfctr" OUTPUT="$1" CC="$2" \
+		KHDR_INCLUDES="-I$hdr/include" LDFLAGS=-static all >"$1.log" 2>&1 ||
+		{ cat "$1.log" >&2; die "selftests do not build with $2"; }
+}
+build_tests "$CACHE/tests/$arch" gcc
+build_tests "$CACHE/tests/$arch-ia32" i686-linux-gnu-gcc
+cp "$CACHE/tests/$arch/perfctr_test" "$CACHE/tests/$arch/perfctr_demo" "$work/root/tests/"
+cp "$CACHE/tests/$arch-ia32/perfctr_test" "$work/root/tests/perfctr_test_ia32"
+file "$work/root/tests/perfctr_test_ia32" 2>/dev/null | grep -q '32-bit' ||
+	[[ ! -x /usr/bin/file ]] || die "i386 test binary is not 32-bit"
+
+cp /bin/busybox "$work/root/bin/busybox"
+cat > "$work/root/init" <<EOT
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev 2>/dev/null
+echo "PERFCTR-BOOTED \$(uname -r)"
+dmesg | grep perfctr | sed 's/^/dmesg: /'
+cd /tests
+if [ "$mode" = demo ]; then
+	./perfctr_demo; echo "PERFCTR-EXIT demo \$?"
+else
+	./perfctr_test 2>&1 | sed 's/^/T64: /'; echo "PERFCTR-EXIT 64"
+	./perfctr_test_ia32 2>&1 | sed 's/^/T32: /'; echo "PERFCTR-EXIT 32"
+fi
+echo PERFCTR-DONE
+poweroff -f; reboot -f
+EOT
+chmod +x "$work/root/init"
+(cd "$work/root" && find . | cpio -o -H newc --quiet) > "$work/initramfs.cpio"
+
+case $arch in
+x86_64) qemu=(qemu-system-x86_64 -accel tcg -cpu "$cpu" -smp 2 -m 1024
+	      -kernel "$out/arch/x86/boot/bzImage" -append "console=ttyS0 panic=-1 possible_cpus=40") ;;
+esac
+log "booting $arch/$cpu ($mode)"
+timeout "${PERFCTR_BOOT_TIMEOUT:-900}" "${qemu[@]}" -nographic -no-reboot \
+	-initrd "$work/initramfs.cpio" > "$work/console.log" 2>&1 || true
+console=$work/console.log
+tr -d '\r' < "$console" > "$console.txt"; console=$console.txt
+
+if ! grep -q PERFCTR-DONE "$console"; then
+	echo "---- console tail ($arch/$cpu) ----"; tail -40 "$console"
+	echo "$arch/$cpu $mode: setup failure: the guest did not finish (boot or hang)"
+	[[ -n ${RESULTS:-} ]] && echo "$arch/$cpu $mode 0 1" >> "$RESULTS"
+	exit 1
+fi
+if [[ $mode == demo ]]; then
+	sed -n '/^dmesg: /p; /^perfctr /,/^PERFCTR-EXIT/p' "$console"
+	grep -q 'PERFCTR-EXIT demo 0' "$console"
+	exit
+fi
+
+report() {	# prefix suite
+	local p=0 f=0 line
+	while IFS= read -r line; do
+		echo "$arch/$cpu $2: $line"
+		case $line in
+		ok\ *) p=$((p + 1)) ;;
+		not\ ok\ *) f=$((f + 1)) ;;
+		esac
+	done < <(sed -n "s/^$1: \(\(not \)\?ok [0-9].*\)/\1/p" "$console")
+	# A binary that died before its plan completed is a failure too.
+	local plan
+	plan=$(sed -n "s/^$1: 1\.\.\([0-9]*\)/\1/p" "$console" | head -1)
+	if [[ -z $plan || $((p + f)) -ne $plan ]]; then
+		echo "$arch/$cpu $2: not ok - ran $((p + f)) of ${plan:-?} planned tests"
+		grep "^$1: " "$console" | tail -20
+		f=$((f + 1))
+	fi
+	echo "$arch/$cpu $2: $p passed, $f failed"
+	[[ -n ${RESULTS:-} ]] && echo "$arch/$cpu $2 $p $f" >> "$RESULTS"
+	return 0
+}
+# Show the failures' diagnostics.
+grep -E '^T(64|32): #' "$console" | grep -B2 -A6 -E 'Expected|FAIL' | head -60 || true
+report T64 kselftest
+report T32 kselftest-ia32
+
+# The kernel's own checkers.
+if grep -nE 'BUG:|WARNING:|Oops|KASAN|UBSAN|lockdep|possible (recursive|circular)|Kernel panic|general protection|Call Trace' "$console" > "$work/splats"; then
+	echo "$arch/$cpu kernel-log: not ok - the kernel complained:"
+	head -60 "$work/splats"
+	echo "$arch/$cpu kernel-log: 0 passed, 1 failed"
+	[[ -n ${RESULTS:-} ]] && echo "$arch/$cpu kernel-log 0 1" >> "$RESULTS"
+else
+	echo "$arch/$cpu kernel-log: ok - no BUG/WARNING/Oops/KASAN/lockdep/UBSAN report"
+	echo "$arch/$cpu kernel-log: 1 passed, 0 failed"
+	[[ -n ${RESULTS:-} ]] && echo "$arch/$cpu kernel-log 1 0" >> "$RESULTS"
+fi
+exit 0

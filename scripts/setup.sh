@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Install what the perfctr series needs on a Debian 12 machine, and fetch and
+# unpack the base kernel into the cache.  Safe to run again: it only does what
+# is missing.
+#
+# Environment:
+#   PERFCTR_CACHE  cache directory (default ~/.cache/perfctr)
+#   PERFCTR_NO_INSTALL=1  never call apt-get (fail if something is missing)
+set -euo pipefail
+
+. "$(dirname "$0")/lib.sh"
+
+BASE_PKG=linux-source-7.3
+BASE_PIN=7.3.4-1~bpo13+1
+
+need_pkgs=(build-essential flex bison bc libelf-dev libssl-dev cpio kmod rsync
+	   quilt busybox-static gcc-i686-linux-gnu libc6-dev-i386-cross
+	   xz-utils python3 sparse git cpio file)
+
+apt_sources() {
+	# The archive URI is taken from the machine's own sources, never spelled
+	# out in the project.
+	local uri list=/etc/apt/sources.list.d/perfctr-backports.sources
+	[[ -f $list ]] && return 0
+	uri=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
+	if [[ -z $uri ]]; then
+		uri=$(awk '$1 == "deb" && $0 !~ /security/ { print $2; exit }' /etc/apt/sources.list 2>/dev/null || true)
+	fi
+	[[ -n $uri ]] || die "cannot find the Debian archive URI in this machine's apt sources"
+	log "adding trixie-backports and bookworm-backports from the machine's archive"
+	cat > "$list" <<EOT
+Types: deb
+URIs: $uri
+Suites: trixie-backports bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOT
+	# Only what we ask for comes from the backports suites.
+	cat > /etc/apt/preferences.d/perfctr-backports <<EOT
+Package: *
+Pin: release n=trixie-backports
+Pin-Priority: 100
+
+Package: *
+Pin: release n=bookworm-backports
+Pin-Priority: 100
+EOT
+	APT_UPDATED=
+}
+
+APT_UPDATED=
+apt_update() {
+	[[ -n $APT_UPDATED ]] && return 0
+	log "apt-get update"
+	apt-get update -qq >/dev/null || die "apt-get update failed"
+	APT_UPDATED=1
+}
+
+install_pkgs() {
+	local missing=() p
+	for p in "${need_pkgs[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+	done
+	local qver
+	qver=$(qemu-system-x86_64 --version 2>/dev/null | awk 'NR==1 { print $4 }' || true)
+	if [[ ${qver%%.*} != 10 && ${qver%%.*} -lt 10 ]] 2>/dev/null || [[ -z $qver ]]; then
+		QEMU_NEEDED=1
+	fi
+	if ((${#missing[@]})) || [[ -n ${QEMU_NEEDED:-} ]]; then
+		[[ -z ${PERFCTR_NO_INSTALL:-} ]] || die "missing packages: ${missing[*]} ${QEMU_NEEDED:+qemu-system-x86 (>= 10)}"
+		apt_sources
+		apt_update
+		if ((${#missing[@]})); then
+			log "installing: ${missing[*]}"
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+				"${missing[@]}" >/dev/null || die "cannot install: ${missing[*]}"
+		fi
+		if [[ -n ${QEMU_NEEDED:-} ]]; then
+			log "installing QEMU from bookworm-backports"
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+				-t bookworm-backports qemu-system-x86 qemu-system-ppc >/dev/null ||
+				die "cannot install qemu-system-x86 qemu-system-ppc from bookworm-backports"
+		fi
+	fi
+}
+
+fetch_source() {
+	mkdir -p "$CACHE/deb"
+	local deb
+	deb=$(ls "$CACHE"/deb/${BASE_PKG}_*.deb 2>/dev/null | head -n1 || true)
+	if [[ -z $deb ]]; then
+		apt_sources
+		apt_update
+		(cd "$CACHE/deb" && apt-get download -qq "$BASE_PKG=$BASE_PIN" >/dev/null 2>&1) ||
+		{
+			log "pinned $BASE_PKG $BASE_PIN is gone; taking the newest $BASE_PKG"
+			(cd "$CACHE/deb" && apt-get download -qq "$BASE_PKG" >/dev/null 2>&1) ||
+				die "cannot download $BASE_PKG"
+		}
+		deb=$(ls "$CACHE"/deb/${BASE_PKG}_*.deb | head -n1)
+	fi
+	local ver
+	ver=$(dpkg-deb -f "$deb" Version)
+	if [[ ! -f $CACHE/pristine/.done-$ver ]]; then
+		log "unpacking $BASE_PKG $ver"
+		rm -rf "$CACHE/pristine" "$CACHE/pristine.tmp"
+		mkdir -p "$CACHE/pristine.tmp"
+		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$CACHE/pristine.tmp" ./usr/src/linux-source-7.3.tar.xz
+		tar -xJf "$CACHE/pristine.tmp/usr/src/linux-source-7.3.tar.xz" -C "$CACHE/pristine.tmp"
+		mv "$CACHE/pristine.tmp/linux-source-7.3" "$CACHE/pristine"
+		rm -rf "$CACHE/pristine.tmp"
+		touch "$CACHE/pristine/.done-$ver"
+	fi
+	echo "$ver" > "$CACHE/base-version"
+	log "base: $BASE_PKG $ver ($(make -s -C "$CACHE/pristine" kernelversion 2>/dev/null))"
+}
+
+install_pkgs
+fetch_source

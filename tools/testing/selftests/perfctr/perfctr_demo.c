@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfctr_demo: virtual TSCs at work.  A sleeping and a spinning thread
+ * each run their own TSC; every 100 ms the main thread prints both as a
+ * share of the wall time, read by each thread through its mapped state
+ * (no system call) and through vperfctr_read().
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../../perfctr/libperfctr.h"
+
+struct demo_thread {
+	const char *name;
+	int spin;
+	int fd;
+	vperfctr_map_t *map;
+	volatile unsigned long long fast;	/* published by the thread */
+	volatile int stop;
+};
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void *run(void *arg)
+{
+	struct demo_thread *t = arg;
+	struct vperfctr_control c;
+	struct timespec ms = { 0, 1000000 };
+	unsigned long long until;
+
+	t->fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+	vperfctr_control_tsc(&c, 1);
+	if (t->fd < 0 || vperfctr_control(t->fd, &c) || !(t->map = vperfctr_map(t->fd))) {
+		perror("perfctr");
+		t->stop = 2;
+		return NULL;
+	}
+	while (!t->stop) {
+		if (t->spin) {
+			until = now_ns() + 1000000;
+			while (now_ns() < until)
+				;
+		} else {
+			nanosleep(&ms, NULL);
+		}
+		t->fast = vperfctr_read_tsc_seq(t->map);
+	}
+	return NULL;
+}
+
+int main(void)
+{
+	struct demo_thread th[2] = { { .name = "sleeper" }, { .name = "spinner", .spin = 1 } };
+	struct perfctr_info info;
+	struct perfctr_sum_ctrs sum;
+	unsigned long long t0, wall_ms, khz;
+	pthread_t tid[2];
+	int i, round;
+
+	if (perfctr_info(&info, NULL, NULL)) {
+		perror("perfctr_info");
+		return 1;
+	}
+	khz = info.cpu_khz / info.tsc_to_cpu_mult;
+	printf("perfctr %s, abi %#x, cpu type %u, %u kHz, features %#x\n",
+	       info.driver_version, info.abi_version, info.cpu_type,
+	       info.cpu_khz, info.cpu_features);
+	t0 = now_ns();
+	for (i = 0; i < 2; i++)
+		pthread_create(&tid[i], NULL, run, &th[i]);
+	printf("%8s  %-8s %14s %14s %8s\n", "wall ms", "thread", "fast read", "vperfctr_read", "% wall");
+	for (round = 1; round <= 10; round++) {
+		struct timespec tick = { 0, 100000000 };
+
+		nanosleep(&tick, NULL);
+		wall_ms = (now_ns() - t0) / 1000000;
+		for (i = 0; i < 2; i++) {
+			if (th[i].stop == 2)
+				return 1;
+			if (vperfctr_read(th[i].fd, &sum, NULL)) {
+				perror("vperfctr_read");
+				return 1;
+			}
+			printf("%8llu  %-8s %14llu %14llu %7.1f%%\n", wall_ms, th[i].name,
+			       th[i].fast, (unsigned long long)sum.tsc,
+			       100.0 * sum.tsc / (khz * wall_ms));
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		th[i].stop = 1;
+		pthread_join(tid[i], NULL);
+		vperfctr_read(th[i].fd, &sum, NULL);
+		printf("final %-8s %llu TSC ticks (%.1f ms of CPU)\n", th[i].name,
+		       (unsigned long long)sum.tsc, (double)sum.tsc / khz);
+	}
+	return 0;
+}

@@ -1,0 +1,882 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfctr selftests: the system calls, the virtual TSC, the mapped state.
+ *
+ * Built natively and as i386 (run on a 64-bit kernel through
+ * IA32_EMULATION).  Under QEMU TCG x86 has no PMU, so only the generic
+ * TSC model runs here; the PMC paths are tested elsewhere.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../../perfctr/libperfctr.h"
+#include "abi_layout.h"
+#include "../kselftest_harness.h"
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void spin_ms(unsigned int ms)
+{
+	unsigned long long end = now_ns() + ms * 1000000ULL;
+
+	while (now_ns() < end)
+		;
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static int pin_to_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+static int gettid_(void)
+{
+	return syscall(SYS_gettid);
+}
+
+/* Open a TSC-only state for the calling thread; -1 on failure. */
+static int self_tsc_state(void)
+{
+	struct vperfctr_control c;
+	int fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+
+	if (fd < 0)
+		return -1;
+	vperfctr_control_tsc(&c, 1);
+	if (vperfctr_control(fd, &c)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static unsigned long long sys_tsc(int fd)
+{
+	struct perfctr_sum_ctrs sum;
+
+	if (vperfctr_read(fd, &sum, NULL))
+		return ~0ULL;
+	return sum.tsc;
+}
+
+/* ---------------------------------------------------------------- info */
+
+TEST(info_versions_and_features)
+{
+	struct perfctr_info info;
+
+	memset(&info, 0xa5, sizeof(info));
+	ASSERT_EQ(0, perfctr_info(&info, NULL, NULL)) {
+		if (errno == ENOSYS)
+			SKIP(return, "perfctr system calls missing: CONFIG_PERFCTR?");
+	}
+	EXPECT_EQ(PERFCTR_ABI_VERSION, info.abi_version);
+	EXPECT_NE(NULL, memchr(info.driver_version, 0, sizeof(info.driver_version)));
+	EXPECT_NE(0, info.driver_version[0]);
+	/* QEMU TCG has no PMU: the driver must fall back to the generic model. */
+	EXPECT_EQ(PERFCTR_X86_GENERIC, info.cpu_type);
+	EXPECT_TRUE(info.cpu_features & PERFCTR_FEATURE_RDTSC);
+	EXPECT_FALSE(info.cpu_features & PERFCTR_FEATURE_RDPMC);
+	EXPECT_FALSE(info.cpu_features & PERFCTR_FEATURE_PCINT);
+	EXPECT_GT(info.cpu_khz, 0);
+	EXPECT_GE(info.tsc_to_cpu_mult, 1);
+	EXPECT_EQ(0, info._reserved[0] | info._reserved[1] | info._reserved[2]);
+}
+
+static int online_cpus(unsigned int *mask, unsigned int words)
+{
+	char buf[256], *p;
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	long a, b;
+
+	if (!f || !fgets(buf, sizeof(buf), f))
+		return -1;
+	fclose(f);
+	memset(mask, 0, words * 4);
+	for (p = buf; *p && *p != '\n';) {
+		a = strtol(p, &p, 10);
+		b = a;
+		if (*p == '-')
+			b = strtol(p + 1, &p, 10);
+		for (; a <= b; a++)
+			if (a / 32 < words)
+				mask[a / 32] |= 1U << (a % 32);
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+TEST(info_cpus_mask_is_online_cpus)
+{
+	struct {
+		struct perfctr_cpu_mask m;
+		__u32 words[64];
+	} cpus = { .m.nrwords = 64 };
+	unsigned int expect[64];
+	unsigned int i;
+
+	ASSERT_EQ(0, perfctr_info(NULL, &cpus.m, NULL));
+	ASSERT_GE(cpus.m.nrwords, 1);
+	ASSERT_LE(cpus.m.nrwords, 64);
+	ASSERT_EQ(0, online_cpus(expect, cpus.m.nrwords));
+	for (i = 0; i < cpus.m.nrwords; i++)
+		EXPECT_EQ(expect[i], cpus.m.mask[i]);
+}
+
+TEST(info_cpus_eoverflow)
+{
+	struct {
+		struct perfctr_cpu_mask m;
+		__u32 words[64];
+	} cpus = { .m.nrwords = 0 };
+	__u32 need;
+
+	/* nrwords 0: EOVERFLOW, the size needed written back, mask untouched. */
+	cpus.words[0] = 0xdeadbeef;
+	ASSERT_EQ(-1, perfctr_info(NULL, &cpus.m, NULL));
+	ASSERT_EQ(EOVERFLOW, errno);
+	need = cpus.m.nrwords;
+	ASSERT_GE(need, 1);
+	EXPECT_EQ(0xdeadbeef, cpus.words[0]);
+
+	/* One word short. */
+	if (need > 1) {
+		cpus.m.nrwords = need - 1;
+		ASSERT_EQ(-1, perfctr_info(NULL, &cpus.m, NULL));
+		EXPECT_EQ(EOVERFLOW, errno);
+		EXPECT_EQ(need, cpus.m.nrwords);
+	}
+	/* Exactly enough. */
+	cpus.m.nrwords = need;
+	EXPECT_EQ(0, perfctr_info(NULL, &cpus.m, NULL));
+	EXPECT_EQ(need, cpus.m.nrwords);
+	EXPECT_TRUE(cpus.words[0] & 1);
+}
+
+TEST(info_forbidden_mask_empty)
+{
+	struct {
+		struct perfctr_cpu_mask m;
+		__u32 words[64];
+	} forb = { .m.nrwords = 64 };
+	unsigned int i;
+
+	memset(forb.words, 0xff, sizeof(forb.words));
+	ASSERT_EQ(0, perfctr_info(NULL, NULL, &forb.m));
+	ASSERT_GE(forb.m.nrwords, 1);
+	for (i = 0; i < forb.m.nrwords; i++)
+		EXPECT_EQ(0, forb.m.mask[i]);
+	forb.m.nrwords = 0;
+	EXPECT_EQ(-1, perfctr_info(NULL, NULL, &forb.m));
+	EXPECT_EQ(EOVERFLOW, errno);
+}
+
+TEST(info_bad_pointers)
+{
+	struct perfctr_info info;
+
+	EXPECT_EQ(0, perfctr_info(NULL, NULL, NULL));
+	EXPECT_EQ(-1, perfctr_info((void *)1, NULL, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, perfctr_info(&info, (void *)1, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, perfctr_info(&info, NULL, (void *)1));
+	EXPECT_EQ(EFAULT, errno);
+}
+
+/* ----------------------------------------------------------- lifecycle */
+
+TEST(lifecycle_open_control_read_unlink)
+{
+	struct vperfctr_control c, back;
+	struct perfctr_sum_ctrs sum;
+	int fd, fd2;
+
+	ASSERT_EQ(-1, vperfctr_open(0, 0));
+	ASSERT_EQ(ENOENT, errno);
+
+	fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, vperfctr_open(0, VPERFCTR_OPEN_CREAT));
+	EXPECT_EQ(EEXIST, errno);
+	fd2 = vperfctr_open(gettid_(), 0);
+	ASSERT_LE(0, fd2);
+
+	/* A new state is stopped and zero. */
+	ASSERT_EQ(0, vperfctr_read(fd, &sum, &back));
+	EXPECT_EQ(0, sum.tsc);
+	EXPECT_EQ(0, back.cpu_control.tsc_on);
+
+	vperfctr_control_tsc(&c, 1);
+	ASSERT_EQ(0, vperfctr_control(fd, &c));
+	spin_ms(20);
+	ASSERT_EQ(0, vperfctr_read(fd2, &sum, &back));
+	EXPECT_GT(sum.tsc, 0);
+	EXPECT_EQ(1, back.cpu_control.tsc_on);
+
+	ASSERT_EQ(0, vperfctr_unlink(fd));
+	EXPECT_EQ(-1, vperfctr_open(0, 0));
+	EXPECT_EQ(ENOENT, errno);
+	/* Unlinked: stopped, still readable, unlink again is a no-op. */
+	EXPECT_EQ(0, vperfctr_read(fd2, &sum, NULL));
+	EXPECT_EQ(sum.tsc, sys_tsc(fd));
+	EXPECT_EQ(0, vperfctr_unlink(fd2));
+	EXPECT_EQ(-1, vperfctr_control(fd, &c));
+	EXPECT_EQ(ESRCH, errno);
+	EXPECT_EQ(0, close(fd));
+	EXPECT_EQ(0, close(fd2));
+
+	/* And a fresh one can be created again. */
+	fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, vperfctr_unlink(fd));
+	close(fd);
+}
+
+TEST(lifecycle_fd_is_vperfctrfs_and_cloexec)
+{
+	char path[64], link[128];
+	ssize_t n;
+	int fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+
+	ASSERT_LE(0, fd);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, link, sizeof(link) - 1);
+	ASSERT_GT(n, 0);
+	link[n] = 0;
+	EXPECT_EQ(0, strncmp(link, "vperfctr:[", 10)) TH_LOG("fd is %s", link);
+	EXPECT_TRUE(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	EXPECT_EQ(O_RDONLY, fcntl(fd, F_GETFL) & O_ACCMODE);
+	vperfctr_unlink(fd);
+	close(fd);
+}
+
+static void *exiting_thread(void *arg)
+{
+	int *fdp = arg;
+
+	*fdp = self_tsc_state();
+	spin_ms(30);
+	return NULL;
+}
+
+TEST(lifecycle_state_outlives_its_thread)
+{
+	struct vperfctr_control c;
+	pthread_t t;
+	int fd = -1;
+	unsigned long long a, b;
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, exiting_thread, &fd));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	ASSERT_LE(0, fd);
+	a = sys_tsc(fd);
+	EXPECT_GT(a, 0);
+	EXPECT_NE(~0ULL, a);
+	spin_ms(10);
+	b = sys_tsc(fd);
+	EXPECT_EQ(a, b);	/* stopped at exit */
+	vperfctr_control_tsc(&c, 1);
+	EXPECT_EQ(-1, vperfctr_control(fd, &c));
+	EXPECT_EQ(ESRCH, errno);
+	EXPECT_EQ(-1, vperfctr_iresume(fd));
+	EXPECT_EQ(ESRCH, errno);
+	EXPECT_EQ(0, vperfctr_unlink(fd));
+	EXPECT_EQ(0, close(fd));
+}
+
+/* ------------------------------------------------------ virtualisation */
+
+struct worker {
+	int sleep;		/* sleep instead of spinning */
+	int cpu;		/* pin here, or -1 */
+	unsigned int ms;
+	unsigned long long tsc;
+	int err;
+};
+
+static void *worker_fn(void *arg)
+{
+	struct worker *w = arg;
+	int fd;
+
+	if (w->cpu >= 0 && pin_to_cpu(w->cpu)) {
+		w->err = errno;
+		return NULL;
+	}
+	fd = self_tsc_state();
+	if (fd < 0) {
+		w->err = errno;
+		return NULL;
+	}
+	if (w->sleep)
+		sleep_ms(w->ms);
+	else
+		spin_ms(w->ms);
+	w->tsc = sys_tsc(fd);
+	vperfctr_unlink(fd);
+	close(fd);
+	return NULL;
+}
+
+static unsigned long long tsc_per_ms(void)
+{
+	struct perfctr_info info;
+
+	if (perfctr_info(&info, NULL, NULL))
+		return 0;
+	return info.cpu_khz / info.tsc_to_cpu_mult;
+}
+
+TEST(virt_sleeper_accrues_less_than_spinner)
+{
+	struct worker s = { .sleep = 1, .cpu = -1, .ms = 200 };
+	struct worker r = { .sleep = 0, .cpu = -1, .ms = 200 };
+	pthread_t ts, tr;
+
+	ASSERT_EQ(0, pthread_create(&ts, NULL, worker_fn, &s));
+	ASSERT_EQ(0, pthread_create(&tr, NULL, worker_fn, &r));
+	pthread_join(ts, NULL);
+	pthread_join(tr, NULL);
+	ASSERT_EQ(0, s.err);
+	ASSERT_EQ(0, r.err);
+	TH_LOG("sleeper %llu, spinner %llu TSC ticks", s.tsc, r.tsc);
+	EXPECT_GT(r.tsc, 100 * tsc_per_ms());	/* at least half its 200 ms */
+	EXPECT_LT(s.tsc * 10, r.tsc);
+}
+
+TEST(virt_two_spinners_share_one_cpu)
+{
+	struct worker a = { .cpu = 0, .ms = 400 };
+	struct worker b = { .cpu = 0, .ms = 400 };
+	unsigned long long t0, wall;
+	pthread_t ta, tb;
+
+	t0 = perfctr_rdtsc();
+	ASSERT_EQ(0, pthread_create(&ta, NULL, worker_fn, &a));
+	ASSERT_EQ(0, pthread_create(&tb, NULL, worker_fn, &b));
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	wall = perfctr_rdtsc() - t0;
+	ASSERT_EQ(0, a.err);
+	ASSERT_EQ(0, b.err);
+	TH_LOG("a %llu, b %llu, elapsed %llu TSC ticks", a.tsc, b.tsc, wall);
+	/* Each ran about half the time; together no more than all of it. */
+	EXPECT_LE(a.tsc + b.tsc, wall);
+	EXPECT_GT(a.tsc * 4, wall);
+	EXPECT_GT(b.tsc * 4, wall);
+	EXPECT_LT(a.tsc * 3, 2 * (a.tsc + b.tsc));
+	EXPECT_LT(b.tsc * 3, 2 * (a.tsc + b.tsc));
+}
+
+struct pingpong {
+	int rfd, wfd, rounds;
+	unsigned long long final;
+	int nonmono, err;
+};
+
+static void *pingpong_fn(void *arg)
+{
+	struct pingpong *p = arg;
+	vperfctr_map_t *map;
+	unsigned long long last = 0, v;
+	int fd, i;
+	char c = 0;
+
+	if (pin_to_cpu(0) || (fd = self_tsc_state()) < 0) {
+		p->err = errno;
+		return NULL;
+	}
+	map = vperfctr_map(fd);
+	if (!map) {
+		p->err = errno;
+		return NULL;
+	}
+	for (i = 0; i < p->rounds; i++) {
+		if (read(p->rfd, &c, 1) != 1 || write(p->wfd, &c, 1) != 1) {
+			p->err = EIO;
+			break;
+		}
+		v = vperfctr_read_tsc_seq(map);
+		if (v < last)
+			p->nonmono++;
+		last = v;
+	}
+	p->final = sys_tsc(fd);
+	if (p->final < last)
+		p->nonmono++;
+	vperfctr_unmap(map);
+	vperfctr_unlink(fd);
+	close(fd);
+	return NULL;
+}
+
+TEST(virt_thousands_of_switches)
+{
+	int ab[2], ba[2];
+	struct pingpong a, b;
+	unsigned long long t0, wall;
+	pthread_t ta, tb;
+	char c = 'x';
+
+	ASSERT_EQ(0, pipe(ab));
+	ASSERT_EQ(0, pipe(ba));
+	a = (struct pingpong){ .rfd = ba[0], .wfd = ab[1], .rounds = 3000 };
+	b = (struct pingpong){ .rfd = ab[0], .wfd = ba[1], .rounds = 3000 };
+	t0 = perfctr_rdtsc();
+	ASSERT_EQ(0, pthread_create(&ta, NULL, pingpong_fn, &a));
+	ASSERT_EQ(0, pthread_create(&tb, NULL, pingpong_fn, &b));
+	ASSERT_EQ(1, write(ba[1], &c, 1));	/* serve a first */
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	wall = perfctr_rdtsc() - t0;
+	EXPECT_EQ(0, a.err);
+	EXPECT_EQ(0, b.err);
+	EXPECT_EQ(0, a.nonmono);
+	EXPECT_EQ(0, b.nonmono);
+	EXPECT_GT(a.final, 0);
+	EXPECT_GT(b.final, 0);
+	EXPECT_LE(a.final + b.final, wall);
+	TH_LOG("a %llu b %llu of %llu TSC ticks over 6000 switches", a.final, b.final, wall);
+	close(ab[0]); close(ab[1]); close(ba[0]); close(ba[1]);
+}
+
+TEST(virt_control_keeps_or_resets_the_sum)
+{
+	struct vperfctr_control c;
+	unsigned long long a, b;
+	int fd = self_tsc_state();
+
+	ASSERT_LE(0, fd);
+	spin_ms(20);
+	a = sys_tsc(fd);
+	/* tsc_on again: the TSC sum is kept. */
+	vperfctr_control_tsc(&c, 1);
+	ASSERT_EQ(0, vperfctr_control(fd, &c));
+	b = sys_tsc(fd);
+	EXPECT_GE(b, a);
+	/* tsc off: stopped and reset. */
+	vperfctr_control_tsc(&c, 0);
+	ASSERT_EQ(0, vperfctr_control(fd, &c));
+	EXPECT_EQ(0, sys_tsc(fd));
+	spin_ms(10);
+	EXPECT_EQ(0, sys_tsc(fd));
+	/* On again: counts from zero, less than the 20 ms before. */
+	vperfctr_control_tsc(&c, 1);
+	ASSERT_EQ(0, vperfctr_control(fd, &c));
+	b = sys_tsc(fd);
+	EXPECT_LT(b, a);
+	/* preserve bits beyond the counters are refused. */
+	c.preserve = 1U << PERFCTR_NRCTRS;
+	EXPECT_EQ(-1, vperfctr_control(fd, &c));
+	EXPECT_EQ(EINVAL, errno);
+	vperfctr_unlink(fd);
+	close(fd);
+}
+
+/* ------------------------------------------------------------ mmap */
+
+TEST(mmap_fast_reads_agree_with_syscall)
+{
+	vperfctr_map_t *map;
+	unsigned long long r1, s, r2, last = 0;
+	int fd = self_tsc_state(), i;
+
+	ASSERT_LE(0, fd);
+	map = vperfctr_map(fd);
+	ASSERT_NE(NULL, map);
+	EXPECT_EQ(PERFCTR_ABI_VERSION, map->abi_version);
+	EXPECT_TRUE(map->cpu_state.cstatus & PERFCTR_CSTATUS_TSC);
+	for (i = 0; i < 2000; i++) {
+		r1 = vperfctr_read_tsc_restart(map);
+		s = sys_tsc(fd);
+		r2 = vperfctr_read_tsc_seq(map);
+		ASSERT_LE(last, r1);
+		ASSERT_LE(r1, s);
+		ASSERT_LE(s, r2);
+		last = r2;
+		if (i % 500 == 0)
+			sleep_ms(1);	/* and across context switches */
+	}
+	vperfctr_unmap(map);
+	vperfctr_unlink(fd);
+	close(fd);
+}
+
+TEST(mmap_seq_read_with_tsc_off)
+{
+	struct vperfctr_control c;
+	vperfctr_map_t *map;
+	int fd = self_tsc_state();
+	__u32 seq;
+
+	ASSERT_LE(0, fd);
+	map = vperfctr_map(fd);
+	ASSERT_NE(NULL, map);
+	spin_ms(5);
+	vperfctr_control_tsc(&c, 0);
+	ASSERT_EQ(0, vperfctr_control(fd, &c));
+	EXPECT_EQ(0, map->cpu_state.cstatus);
+	EXPECT_EQ(0, vperfctr_read_tsc_seq(map));
+	EXPECT_EQ(sys_tsc(fd), vperfctr_read_tsc_seq(map));
+	seq = map->cpu_state.sequence;
+	EXPECT_EQ(0, seq & 1);
+	vperfctr_control_tsc(&c, 1);
+	ASSERT_EQ(0, vperfctr_control(fd, &c));
+	EXPECT_NE(seq, map->cpu_state.sequence);
+	vperfctr_unmap(map);
+	vperfctr_unlink(fd);
+	close(fd);
+}
+
+TEST(mmap_writes_refused)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	void *p;
+	int fd = self_tsc_state();
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0));
+	EXPECT_EQ(EACCES, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, pg, PROT_READ, MAP_PRIVATE, fd, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 2 * pg, PROT_READ, MAP_SHARED, fd, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, pg, PROT_READ, MAP_SHARED, fd, pg));
+	EXPECT_EQ(EINVAL, errno);
+	p = mmap(NULL, pg, PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(-1, mprotect(p, pg, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(EACCES, errno);
+	EXPECT_EQ(-1, mprotect(p, pg, PROT_READ | PROT_EXEC));
+	EXPECT_EQ(EACCES, errno);
+	munmap(p, pg);
+	vperfctr_unlink(fd);
+	close(fd);
+}
+
+/* ----------------------------------------------------- fork/exec/exit */
+
+TEST(fork_child_has_no_state)
+{
+	unsigned long long before;
+	int fd = self_tsc_state(), status;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	before = sys_tsc(fd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int cfd;
+
+		if (vperfctr_open(0, 0) != -1 || errno != ENOENT)
+			_exit(1);
+		/* The inherited fd names the parent's state: not ours to touch. */
+		if (vperfctr_unlink(fd) != -1 || errno != EPERM)
+			_exit(2);
+		cfd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+		if (cfd < 0)
+			_exit(3);
+		_exit(sys_tsc(cfd) == 0 ? 0 : 4);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_GE(sys_tsc(fd), before);
+	EXPECT_EQ(0, vperfctr_unlink(fd));
+	close(fd);
+}
+
+static char *self_exe;
+
+/* Run as "perfctr_test --exec-child MIN": exit 0 if a state with at least MIN is attached. */
+static int exec_child(const char *min)
+{
+	int fd = vperfctr_open(0, 0);
+
+	if (fd < 0)
+		return errno == ENOENT ? 10 : 11;
+	return sys_tsc(fd) >= strtoull(min, NULL, 0) ? 0 : 12;
+}
+
+static int run_exec(unsigned int flags, unsigned long long *min)
+{
+	struct vperfctr_control c;
+	char arg[32];
+	int status, fd;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		fd = self_tsc_state();
+		if (fd < 0)
+			_exit(20);
+		vperfctr_control_tsc(&c, 1);
+		c.flags = flags;
+		if (vperfctr_control(fd, &c))
+			_exit(21);
+		spin_ms(10);
+		snprintf(arg, sizeof(arg), "%llu", sys_tsc(fd));
+		execl(self_exe, self_exe, "--exec-child", arg, (char *)NULL);
+		_exit(22);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	(void)min;
+	return WEXITSTATUS(status);
+}
+
+TEST(exec_state_survives_by_default)
+{
+	EXPECT_EQ(0, run_exec(0, NULL));
+}
+
+TEST(exec_cloexec_unlinks)
+{
+	EXPECT_EQ(10, run_exec(VPERFCTR_CONTROL_CLOEXEC, NULL));
+}
+
+/* --------------------------------------------------------- remote */
+
+static pid_t traced_child(void)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		raise(SIGSTOP);
+		spin_ms(50);
+		raise(SIGSTOP);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status))
+		return -1;
+	return pid;
+}
+
+TEST(remote_requires_ptrace_stop)
+{
+	struct vperfctr_control c;
+	struct perfctr_sum_ctrs sum;
+	int fd, status;
+	pid_t pid, plain;
+
+	/* A child that is not traced: refused. */
+	plain = fork();
+	ASSERT_LE(0, plain);
+	if (plain == 0) {
+		pause();
+		_exit(0);
+	}
+	EXPECT_EQ(-1, vperfctr_open(plain, VPERFCTR_OPEN_CREAT));
+	EXPECT_EQ(EPERM, errno);
+	EXPECT_EQ(-1, vperfctr_open(plain, 0));
+	EXPECT_EQ(EPERM, errno);
+	kill(plain, SIGKILL);
+	waitpid(plain, NULL, 0);
+
+	/* Traced and stopped: create, control, read. */
+	pid = traced_child();
+	ASSERT_LT(0, pid);
+	fd = vperfctr_open(pid, VPERFCTR_OPEN_CREAT);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, vperfctr_open(pid, VPERFCTR_OPEN_CREAT));
+	EXPECT_EQ(EEXIST, errno);
+	vperfctr_control_tsc(&c, 1);
+	ASSERT_EQ(0, vperfctr_control(fd, &c));
+	ASSERT_EQ(0, vperfctr_read(fd, &sum, NULL));
+	EXPECT_EQ(0, sum.tsc);		/* it has not run since */
+
+	/* Running: refused. */
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	EXPECT_EQ(-1, vperfctr_control(fd, &c));
+	EXPECT_EQ(EPERM, errno);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSTOPPED(status));
+
+	/* Stopped again after 50 ms of spinning: its own time only. */
+	ASSERT_EQ(0, vperfctr_read(fd, &sum, NULL));
+	EXPECT_GT(sum.tsc, 25 * tsc_per_ms());
+	EXPECT_EQ(0, vperfctr_unlink(fd));
+	EXPECT_EQ(-1, vperfctr_open(pid, 0));
+	EXPECT_EQ(ENOENT, errno);
+	ptrace(PTRACE_CONT, pid, NULL, NULL);
+	waitpid(pid, &status, 0);
+	EXPECT_TRUE(WIFEXITED(status));
+	close(fd);
+}
+
+/* ------------------------------------------------------- bad input */
+
+TEST(bad_open)
+{
+	EXPECT_EQ(-1, vperfctr_open(-1, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, vperfctr_open(0, 2));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, vperfctr_open(0x3ffffff0, 1));
+	EXPECT_EQ(ESRCH, errno);
+	EXPECT_EQ(-1, vperfctr_open(1, 1));	/* init: not traced by us */
+	EXPECT_EQ(EPERM, errno);
+}
+
+TEST(bad_fds)
+{
+	struct vperfctr_control c;
+	struct perfctr_sum_ctrs sum;
+	int nul = open("/dev/null", O_RDONLY);
+
+	vperfctr_control_tsc(&c, 1);
+	EXPECT_EQ(-1, vperfctr_control(-1, &c));
+	EXPECT_EQ(EBADF, errno);
+	EXPECT_EQ(-1, vperfctr_read(1000, &sum, NULL));
+	EXPECT_EQ(EBADF, errno);
+	EXPECT_EQ(-1, vperfctr_unlink(-5));
+	EXPECT_EQ(EBADF, errno);
+	EXPECT_EQ(-1, vperfctr_iresume(-1));
+	EXPECT_EQ(EBADF, errno);
+	ASSERT_LE(0, nul);
+	EXPECT_EQ(-1, vperfctr_control(nul, &c));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, vperfctr_read(nul, &sum, NULL));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, vperfctr_unlink(nul));
+	EXPECT_EQ(EINVAL, errno);
+	close(nul);
+}
+
+FIXTURE(bad_control) {
+	int fd;
+	struct vperfctr_control good;
+};
+
+FIXTURE_SETUP(bad_control)
+{
+	self->fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+	ASSERT_LE(0, self->fd);
+	vperfctr_control_tsc(&self->good, 1);
+	ASSERT_EQ(0, vperfctr_control(self->fd, &self->good));
+}
+
+FIXTURE_TEARDOWN(bad_control)
+{
+	vperfctr_unlink(self->fd);
+	close(self->fd);
+}
+
+FIXTURE_VARIANT(bad_control) {
+	int field;
+	int err;
+};
+
+enum { F_NULL, F_RESERVED0, F_RESERVED, F_CC_RESERVED, F_FLAGS, F_NRACTRS,
+       F_NRICTRS, F_TOO_MANY, F_TSC_ON, F_SIGNO, F_ESCR, F_PEBS, F_PRESERVE };
+
+#define BAD(name, f, e) \
+	FIXTURE_VARIANT_ADD(bad_control, name) { .field = f, .err = e }
+BAD(null_pointer, F_NULL, EFAULT);
+BAD(reserved0, F_RESERVED0, EINVAL);
+BAD(reserved, F_RESERVED, EINVAL);
+BAD(cpu_control_reserved, F_CC_RESERVED, EINVAL);
+BAD(unknown_flag, F_FLAGS, EINVAL);
+BAD(pmc_on_generic, F_NRACTRS, EINVAL);
+BAD(imode_on_generic, F_NRICTRS, EINVAL);
+BAD(too_many_counters, F_TOO_MANY, EINVAL);
+BAD(tsc_on_not_boolean, F_TSC_ON, EINVAL);
+BAD(negative_signal, F_SIGNO, EINVAL);
+BAD(p4_escr_on_generic, F_ESCR, EINVAL);
+BAD(pebs_on_generic, F_PEBS, EINVAL);
+BAD(preserve_out_of_range, F_PRESERVE, EINVAL);
+
+TEST_F(bad_control, refused_and_nothing_changes)
+{
+	struct vperfctr_control c = self->good, back;
+	struct perfctr_sum_ctrs s1, s2;
+
+	switch (variant->field) {
+	case F_RESERVED0: c._reserved0 = 1; break;
+	case F_RESERVED: c._reserved[3] = 1; break;
+	case F_CC_RESERVED: c.cpu_control._reserved[0] = 1; break;
+	case F_FLAGS: c.flags = 0x80; break;
+	case F_NRACTRS: c.cpu_control.nractrs = 1; break;
+	case F_NRICTRS: c.cpu_control.nrictrs = 1; c.si_signo = SIGIO; break;
+	case F_TOO_MANY: c.cpu_control.nractrs = PERFCTR_NRCTRS + 1; break;
+	case F_TSC_ON: c.cpu_control.tsc_on = 2; break;
+	case F_SIGNO: c.si_signo = -1; break;
+	case F_ESCR: c.cpu_control.p4.escr[0] = 1; break;
+	case F_PEBS: c.cpu_control.p4.pebs_enable = 1 << 24; break;
+	case F_PRESERVE: c.preserve = 0x80000000; break;
+	}
+	spin_ms(2);
+	ASSERT_EQ(0, vperfctr_read(self->fd, &s1, NULL));
+	EXPECT_EQ(-1, vperfctr_control(self->fd, variant->field == F_NULL ? NULL : &c));
+	EXPECT_EQ(variant->err, errno);
+	ASSERT_EQ(0, vperfctr_read(self->fd, &s2, &back));
+	EXPECT_EQ(0, memcmp(&back.cpu_control, &self->good.cpu_control, sizeof(back.cpu_control)));
+	EXPECT_GE(s2.tsc, s1.tsc);	/* still counting, sum kept */
+	EXPECT_EQ(0, back.flags);
+}
+
+TEST(bad_read_and_iresume)
+{
+	int fd = self_tsc_state();
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, vperfctr_read(fd, (void *)1, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, vperfctr_read(fd, NULL, (void *)1));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(0, vperfctr_read(fd, NULL, NULL));
+	/* No overflow interrupts on the generic model. */
+	EXPECT_EQ(-1, vperfctr_iresume(fd));
+	EXPECT_EQ(EOPNOTSUPP, errno);
+	vperfctr_unlink(fd);
+	close(fd);
+}
+
+TEST(abi_layout_matches_kernel)
+{
+	/* abi_layout.h holds the same numbers as the kernel's static_asserts. */
+	EXPECT_EQ(PERFCTR_ABI_CTRL_SIZE, sizeof(struct vperfctr_control));
+	EXPECT_EQ(PERFCTR_ABI_STATE_SIZE, sizeof(struct perfctr_cpu_state));
+}
+
+int main(int argc, char **argv)
+{
+	self_exe = argv[0];
+	if (argc == 3 && !strcmp(argv[1], "--exec-child"))
+		return exec_child(argv[2]);
+	return test_harness_run(argc, argv);
+}
