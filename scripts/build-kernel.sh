@@ -47,5 +47,18 @@ fi
 if grep -E '^[^ ]+:[0-9]+:[0-9]+: warning' "$out/build.log" | grep -E "^$src/(kernel/perfctr/|arch/x86/perfctr/|include/(uapi/)?linux/perfctr|kernel/ptrace\.c|arch/x86/kernel/process\.c|kernel/time/timer\.c|fs/exec\.c)" >&2; then
 	die "the build warns in perfctr code"
 fi
+if [[ $variant != base ]]; then
+	# perfctr's own objects again with W=1 and sparse: both must be silent.
+	if ! make -C "$src" O="$out" ARCH=$karch W=1 C=2 kernel/perfctr/ arch/x86/perfctr/ \
+			>"$out/w1-sparse.log" 2>&1; then
+		cat "$out/w1-sparse.log" >&2; die "W=1/sparse build of perfctr failed"
+	fi
+	if grep -q 'not available or not up to date' "$out/w1-sparse.log"; then
+		log "sparse $(sparse --version 2>/dev/null) is too old for this kernel: W=1 only"
+	fi
+	if grep -E '(warning|error):' "$out/w1-sparse.log" >&2; then
+		die "perfctr is not W=1 and sparse clean"
+	fi
+fi
 ln -sf "$out/$image" "$out/kernel-image"
 log "kernel: $out/$image ($(cat "$out/include/config/kernel.release"))"

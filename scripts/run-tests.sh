@@ -49,14 +49,14 @@ else
 	./perfctr_test_ia32 2>&1 | sed 's/^/T32: /'; echo "PERFCTR-EXIT 32"
 fi
 echo PERFCTR-DONE
-poweroff -f; reboot -f
+reboot -f
 EOT
 chmod +x "$work/root/init"
 (cd "$work/root" && find . | cpio -o -H newc --quiet) > "$work/initramfs.cpio"
 
 case $arch in
-x86_64) qemu=(qemu-system-x86_64 -accel tcg -cpu "$cpu" -smp 2 -m 1024
-	      -kernel "$out/arch/x86/boot/bzImage" -append "console=ttyS0 panic=-1 possible_cpus=40") ;;
+x86_64) qemu=(qemu-system-x86_64 -accel tcg -cpu "$cpu" -smp 2,maxcpus=40 -m 1024
+	      -kernel "$out/arch/x86/boot/bzImage" -append "console=ttyS0 panic=-1") ;;
 esac
 log "booting $arch/$cpu ($mode)"
 timeout "${PERFCTR_BOOT_TIMEOUT:-900}" "${qemu[@]}" -nographic -no-reboot \
@@ -103,7 +103,7 @@ report T64 kselftest
 report T32 kselftest-ia32
 
 # The kernel's own checkers.
-if grep -nE 'BUG:|WARNING:|Oops|KASAN|UBSAN|lockdep|possible (recursive|circular)|Kernel panic|general protection|Call Trace' "$console" > "$work/splats"; then
+if grep -nE 'BUG:|WARNING:|Oops|KASAN:|UBSAN:|possible (recursive|circular) locking|Kernel panic|general protection|Call Trace:|INFO: (task|trying|possible)' "$console" > "$work/splats"; then
 	echo "$arch/$cpu kernel-log: not ok - the kernel complained:"
 	head -60 "$work/splats"
 	echo "$arch/$cpu kernel-log: 0 passed, 1 failed"

@@ -16,24 +16,21 @@
 #include <unistd.h>
 #include <linux/perfctr.h>
 
-#if defined(__x86_64__) || defined(__i386__)
-# if defined(__x86_64__) && defined(__ILP32__)
-#  define __PERFCTR_NR(n)	((n) | 0x40000000)	/* x32 */
-# else
-#  define __PERFCTR_NR(n)	(n)
-# endif
-# ifndef __NR_perfctr_info
-#  define __NR_perfctr_info	__PERFCTR_NR(473)
-#  define __NR_vperfctr_open	__PERFCTR_NR(474)
-#  define __NR_vperfctr_control	__PERFCTR_NR(475)
-#  define __NR_vperfctr_unlink	__PERFCTR_NR(476)
-#  define __NR_vperfctr_iresume	__PERFCTR_NR(477)
-#  define __NR_vperfctr_read	__PERFCTR_NR(478)
-# endif
-# define perfctr_barrier()	__asm__ __volatile__("" ::: "memory")
-#else
-# error "perfctr: no system call numbers for this architecture"
+/* The numbers come from the patched kernel's installed headers. */
+#ifndef __NR_perfctr_info
+# error "these kernel headers have no perfctr system calls"
 #endif
+
+/*
+ * The kernel writes the state while this thread is not running: plain
+ * loads that the compiler may neither cache nor reorder are enough.
+ */
+#define PERFCTR_LOAD(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+
+static inline void perfctr_barrier(void)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
 
 static inline int perfctr_info(struct perfctr_info *info,
 			       struct perfctr_cpu_mask *cpus,
@@ -68,10 +65,8 @@ static inline int vperfctr_read(int fd, struct perfctr_sum_ctrs *sum,
 	return syscall(__NR_vperfctr_read, fd, sum, control);
 }
 
-typedef const volatile struct vperfctr_state vperfctr_map_t;
-
 /* Map the state of @fd for fast reads; NULL (errno set) on failure. */
-static inline vperfctr_map_t *vperfctr_map(int fd)
+static inline const struct vperfctr_state *vperfctr_map(int fd)
 {
 	void *p = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, fd, 0);
 
@@ -82,10 +77,10 @@ static inline vperfctr_map_t *vperfctr_map(int fd)
 		errno = EPROTO;
 		return NULL;
 	}
-	return (vperfctr_map_t *)p;
+	return p;
 }
 
-static inline void vperfctr_unmap(vperfctr_map_t *state)
+static inline void vperfctr_unmap(const struct vperfctr_state *state)
 {
 	munmap((void *)state, sysconf(_SC_PAGESIZE));
 }
@@ -94,19 +89,19 @@ static inline void vperfctr_unmap(vperfctr_map_t *state)
  * The owner thread's virtual TSC, read without a system call by the
  * original algorithm: retry while tsc_start changes.  Needs tsc_on.
  */
-static inline __u64 vperfctr_read_tsc_restart(vperfctr_map_t *s)
+static inline __u64 vperfctr_read_tsc_restart(const struct vperfctr_state *s)
 {
 	__u32 tsc0, tsc1, now, cstatus;
 	__u64 sum;
 
-	tsc0 = s->cpu_state.tsc_start;
+	tsc0 = PERFCTR_LOAD(s->cpu_state.tsc_start);
 	for (;;) {
 		perfctr_barrier();
-		cstatus = s->cpu_state.cstatus;
+		cstatus = PERFCTR_LOAD(s->cpu_state.cstatus);
 		now = (__u32)perfctr_rdtsc();
-		sum = s->cpu_state.tsc_sum;
+		sum = PERFCTR_LOAD(s->cpu_state.tsc_sum);
 		perfctr_barrier();
-		tsc1 = s->cpu_state.tsc_start;
+		tsc1 = PERFCTR_LOAD(s->cpu_state.tsc_start);
 		if (tsc1 == tsc0)
 			break;
 		tsc0 = tsc1;
@@ -117,22 +112,22 @@ static inline __u64 vperfctr_read_tsc_restart(vperfctr_map_t *s)
 }
 
 /* The same with the sequence counter: works with the TSC off too. */
-static inline __u64 vperfctr_read_tsc_seq(vperfctr_map_t *s)
+static inline __u64 vperfctr_read_tsc_seq(const struct vperfctr_state *s)
 {
 	__u32 seq, now, start, cstatus;
 	__u64 sum;
 
 	for (;;) {
-		seq = s->cpu_state.sequence;
+		seq = PERFCTR_LOAD(s->cpu_state.sequence);
 		perfctr_barrier();
 		if (seq & 1)
 			continue;
-		cstatus = s->cpu_state.cstatus;
-		start = s->cpu_state.tsc_start;
-		sum = s->cpu_state.tsc_sum;
+		cstatus = PERFCTR_LOAD(s->cpu_state.cstatus);
+		start = PERFCTR_LOAD(s->cpu_state.tsc_start);
+		sum = PERFCTR_LOAD(s->cpu_state.tsc_sum);
 		now = (__u32)perfctr_rdtsc();
 		perfctr_barrier();
-		if (s->cpu_state.sequence == seq)
+		if (PERFCTR_LOAD(s->cpu_state.sequence) == seq)
 			break;
 	}
 	if (!(cstatus & PERFCTR_CSTATUS_TSC))
@@ -144,23 +139,23 @@ static inline __u64 vperfctr_read_tsc_seq(vperfctr_map_t *s)
  * Programmable counter @i by the sequence algorithm; needs
  * PERFCTR_FEATURE_RDPMC (else use vperfctr_read()).
  */
-static inline __u64 vperfctr_read_pmc_seq(vperfctr_map_t *s, unsigned int i)
+static inline __u64 vperfctr_read_pmc_seq(const struct vperfctr_state *s, unsigned int i)
 {
 	__u32 seq, now = 0, start, cstatus;
 	__u64 sum;
 
 	for (;;) {
-		seq = s->cpu_state.sequence;
+		seq = PERFCTR_LOAD(s->cpu_state.sequence);
 		perfctr_barrier();
 		if (seq & 1)
 			continue;
-		cstatus = s->cpu_state.cstatus;
-		start = s->cpu_state.pmc[i].start;
-		sum = s->cpu_state.pmc[i].sum;
+		cstatus = PERFCTR_LOAD(s->cpu_state.cstatus);
+		start = PERFCTR_LOAD(s->cpu_state.pmc[i].start);
+		sum = PERFCTR_LOAD(s->cpu_state.pmc[i].sum);
 		if (i < PERFCTR_CSTATUS_NRCTRS(cstatus))
-			now = perfctr_rdpmc_low(s->cpu_state.pmc[i].map);
+			now = perfctr_rdpmc_low(PERFCTR_LOAD(s->cpu_state.pmc[i].map));
 		perfctr_barrier();
-		if (s->cpu_state.sequence == seq)
+		if (PERFCTR_LOAD(s->cpu_state.sequence) == seq)
 			break;
 	}
 	if (i >= PERFCTR_CSTATUS_NRCTRS(cstatus))

@@ -17,9 +17,9 @@ struct demo_thread {
 	const char *name;
 	int spin;
 	int fd;
-	vperfctr_map_t *map;
-	volatile unsigned long long fast;	/* published by the thread */
-	volatile int stop;
+	const struct vperfctr_state *map;
+	unsigned long long fast;	/* published by the thread */
+	int stop;		/* 1: asked to stop, 2: failed */
 };
 
 static unsigned long long now_ns(void)
@@ -39,12 +39,14 @@ static void *run(void *arg)
 
 	t->fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
 	vperfctr_control_tsc(&c, 1);
-	if (t->fd < 0 || vperfctr_control(t->fd, &c) || !(t->map = vperfctr_map(t->fd))) {
+	if (t->fd >= 0 && !vperfctr_control(t->fd, &c))
+		t->map = vperfctr_map(t->fd);
+	if (!t->map) {
 		perror("perfctr");
 		t->stop = 2;
 		return NULL;
 	}
-	while (!t->stop) {
+	while (!__atomic_load_n(&t->stop, __ATOMIC_RELAXED)) {
 		if (t->spin) {
 			until = now_ns() + 1000000;
 			while (now_ns() < until)
@@ -52,7 +54,7 @@ static void *run(void *arg)
 		} else {
 			nanosleep(&ms, NULL);
 		}
-		t->fast = vperfctr_read_tsc_seq(t->map);
+		__atomic_store_n(&t->fast, vperfctr_read_tsc_seq(t->map), __ATOMIC_RELAXED);
 	}
 	return NULL;
 }
@@ -77,26 +79,28 @@ int main(void)
 	t0 = now_ns();
 	for (i = 0; i < 2; i++)
 		pthread_create(&tid[i], NULL, run, &th[i]);
-	printf("%8s  %-8s %14s %14s %8s\n", "wall ms", "thread", "fast read", "vperfctr_read", "% wall");
+	printf("%8s  %-8s %14s %14s %8s\n",
+	       "wall ms", "thread", "fast read", "vperfctr_read", "% wall");
 	for (round = 1; round <= 10; round++) {
 		struct timespec tick = { 0, 100000000 };
 
 		nanosleep(&tick, NULL);
 		wall_ms = (now_ns() - t0) / 1000000;
 		for (i = 0; i < 2; i++) {
-			if (th[i].stop == 2)
+			if (__atomic_load_n(&th[i].stop, __ATOMIC_RELAXED) == 2)
 				return 1;
 			if (vperfctr_read(th[i].fd, &sum, NULL)) {
 				perror("vperfctr_read");
 				return 1;
 			}
 			printf("%8llu  %-8s %14llu %14llu %7.1f%%\n", wall_ms, th[i].name,
-			       th[i].fast, (unsigned long long)sum.tsc,
+			       __atomic_load_n(&th[i].fast, __ATOMIC_RELAXED),
+			       (unsigned long long)sum.tsc,
 			       100.0 * sum.tsc / (khz * wall_ms));
 		}
 	}
 	for (i = 0; i < 2; i++) {
-		th[i].stop = 1;
+		__atomic_store_n(&th[i].stop, 1, __ATOMIC_RELAXED);
 		pthread_join(tid[i], NULL);
 		vperfctr_read(th[i].fd, &sum, NULL);
 		printf("final %-8s %llu TSC ticks (%.1f ms of CPU)\n", th[i].name,
