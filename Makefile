@@ -7,9 +7,9 @@
 
 SHELL := /bin/bash
 ARCHES ?= x86_64
-X86_CPUS ?= max
+X86_CPUS ?= max Skylake-Client EPYC core2duo phenom
 
-.PHONY: all setup patches check-patches apply kernel check demo style clean
+.PHONY: all setup patches check-patches apply kernel check demo bench style clean
 
 all: check
 
@@ -34,6 +34,9 @@ check: kernel
 
 demo: kernel
 	@bash scripts/run-tests.sh x86_64 max demo
+
+bench: kernel
+	@bash scripts/bench.sh
 
 style:
 	@bash scripts/style.sh

@@ -4,7 +4,7 @@
 # patched kernel's headers, pack them with busybox into an initramfs, boot
 # the kernel under QEMU TCG and report.
 #
-#   run-tests.sh ARCH CPU MODE    MODE: kselftest | demo
+#   run-tests.sh ARCH CPU MODE    MODE: kselftest | demo | bench | bench-base
 #
 # Prints every result line, then one line per group:
 #   <arch>/<cpu> <suite>: N passed, N failed
@@ -14,7 +14,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 arch=${1:-x86_64} cpu=${2:-max} mode=${3:-kselftest}
-src=$CACHE/src out=$CACHE/build/$arch
+src=$CACHE/src out=$CACHE/build/$arch kout=$out
+[[ $mode == bench-base ]] && kout=$CACHE/build/$arch-base
 work=$CACHE/run/$arch-$cpu-$mode
 rm -rf "$work"; mkdir -p "$work/root"/{bin,sbin,proc,sys,dev,tmp,tests}
 
@@ -29,10 +30,28 @@ build_tests() {	# out-dir cc
 }
 build_tests "$CACHE/tests/$arch" gcc
 build_tests "$CACHE/tests/$arch-ia32" i686-linux-gnu-gcc
-cp "$CACHE/tests/$arch/perfctr_test" "$CACHE/tests/$arch/perfctr_demo" "$work/root/tests/"
+cp "$CACHE/tests/$arch"/perfctr_{test,demo,bench} "$work/root/tests/"
 cp "$CACHE/tests/$arch-ia32/perfctr_test" "$work/root/tests/perfctr_test_ia32"
 file "$work/root/tests/perfctr_test_ia32" 2>/dev/null | grep -q '32-bit' ||
 	[[ ! -x /usr/bin/file ]] || die "i386 test binary is not 32-bit"
+
+# The user ABI has one layout in every x86 user ABI: abi_layout.h's
+# static_asserts, compiled freestanding for each (x32 needs no x32 libc).
+if [[ $mode == kselftest && $cpu == "${ABI_CHECK_CPU:-max}" ]]; then
+	ap=0 af=0
+	for m in -m64 -m32 -mx32; do
+		if echo '#include "abi_layout.h"' | gcc "$m" -ffreestanding -nostdinc \
+			-isystem "$(gcc -print-file-name=include)" -I"$hdr/include" \
+			-I"$src/tools/testing/selftests/perfctr" -Dstatic_assert=_Static_assert \
+			-fsyntax-only -x c - ; then
+			echo "$arch abi-layout: ok - gcc $m"; ap=$((ap + 1))
+		else
+			echo "$arch abi-layout: not ok - gcc $m"; af=$((af + 1))
+		fi
+	done
+	echo "$arch abi-layout: $ap passed, $af failed"
+	[[ -n ${RESULTS:-} ]] && echo "$arch abi-layout $ap $af" >> "$RESULTS"
+fi
 
 cp /bin/busybox "$work/root/bin/busybox"
 cat > "$work/root/init" <<EOT
@@ -44,6 +63,10 @@ dmesg | grep perfctr | sed 's/^/dmesg: /'
 cd /tests
 if [ "$mode" = demo ]; then
 	./perfctr_demo; echo "PERFCTR-EXIT demo \$?"
+elif [ "$mode" = bench ]; then
+	./perfctr_bench; echo "PERFCTR-EXIT bench \$?"
+elif [ "$mode" = bench-base ]; then
+	./perfctr_bench --switch-only; echo "PERFCTR-EXIT bench \$?"
 else
 	./perfctr_test 2>&1 | sed 's/^/T64: /'; echo "PERFCTR-EXIT 64"
 	./perfctr_test_ia32 2>&1 | sed 's/^/T32: /'; echo "PERFCTR-EXIT 32"
@@ -56,7 +79,7 @@ chmod +x "$work/root/init"
 
 case $arch in
 x86_64) qemu=(qemu-system-x86_64 -accel tcg -cpu "$cpu" -smp 2,maxcpus=40 -m 1024
-	      -kernel "$out/arch/x86/boot/bzImage" -append "console=ttyS0 panic=-1") ;;
+	      -kernel "$kout/arch/x86/boot/bzImage" -append "console=ttyS0 panic=-1") ;;
 esac
 log "booting $arch/$cpu ($mode)"
 timeout "${PERFCTR_BOOT_TIMEOUT:-900}" "${qemu[@]}" -nographic -no-reboot \
@@ -73,6 +96,11 @@ fi
 if [[ $mode == demo ]]; then
 	sed -n '/^dmesg: /p; /^perfctr /,/^PERFCTR-EXIT/p' "$console"
 	grep -q 'PERFCTR-EXIT demo 0' "$console"
+	exit
+fi
+if [[ $mode == bench* ]]; then
+	grep -E '^\||^BENCH-JSON' "$console"
+	grep -q 'PERFCTR-EXIT bench 0' "$console"
 	exit
 fi
 
@@ -101,6 +129,18 @@ report() {	# prefix suite
 grep -E '^T(64|32): #' "$console" | grep -B2 -A6 -E 'Expected|FAIL' | head -60 || true
 report T64 kselftest
 report T32 kselftest-ia32
+
+# The driver must have fallen back to the generic model, saying so once:
+# no QEMU TCG x86 CPU model has a PMU that counts.
+n=$(grep -c '^perfctr: PMU not available (absent or not responding' "$console" || true)
+if [[ $n -eq 1 ]] && grep -q '^perfctr: driver .*, cpu type 0 (generic x86 with TSC)' "$console"; then
+	echo "$arch/$cpu boot: ok - generic model, fallback said once"; bp=1 bf=0
+else
+	echo "$arch/$cpu boot: not ok - expected one fallback line and cpu type 0, got:"
+	grep '^perfctr' "$console" | head -5; bp=0 bf=1
+fi
+echo "$arch/$cpu boot: $bp passed, $bf failed"
+[[ -n ${RESULTS:-} ]] && echo "$arch/$cpu boot $bp $bf" >> "$RESULTS"
 
 # The kernel's own checkers.
 if grep -nE 'BUG:|WARNING:|Oops|KASAN:|UBSAN:|possible (recursive|circular) locking|Kernel panic|general protection|Call Trace:|INFO: (task|trying|possible)' "$console" > "$work/splats"; then

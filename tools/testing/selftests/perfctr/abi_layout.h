@@ -7,7 +7,9 @@
 #ifndef _PERFCTR_ABI_LAYOUT_H
 #define _PERFCTR_ABI_LAYOUT_H
 
+#if __STDC_HOSTED__
 #include <assert.h>
+#endif
 #include <stddef.h>
 #include <linux/perfctr.h>
 

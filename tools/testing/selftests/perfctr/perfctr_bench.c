@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfctr_bench: perfctr's costs side by side with perf_events', measured
+ * in one run.  Each row is timed as R repetitions of K operations; the
+ * table gives the median time per operation, the spread (min..max of the
+ * repetitions) and the ratio to the row's baseline, measured in the same
+ * run.  Under QEMU TCG timings are emulated: only the ratios mean
+ * something.
+ *
+ *   perfctr_bench [--switch-only]    markdown table, then JSON
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../../perfctr/libperfctr.h"
+
+#define REPS	15
+
+struct row {
+	const char *group;
+	const char *name;
+	const char *unit;
+	const char *baseline;	/* name of the row it is compared with */
+	double median, min, max;
+};
+
+static struct row rows[64];
+static int nrows;
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static struct row *add_row(const char *group, const char *name, const char *unit,
+			   const char *baseline, double *samples)
+{
+	struct row *r = &rows[nrows++];
+
+	qsort(samples, REPS, sizeof(double), cmp_double);
+	r->group = group;
+	r->name = name;
+	r->unit = unit;
+	r->baseline = baseline;
+	r->median = samples[REPS / 2];
+	r->min = samples[0];
+	r->max = samples[REPS - 1];
+	return r;
+}
+
+static const struct row *find_row(const char *name)
+{
+	int i;
+
+	for (i = 0; i < nrows; i++)
+		if (!strcmp(rows[i].name, name))
+			return &rows[i];
+	return NULL;
+}
+
+static int perf_open(__u32 type, __u64 config, int disabled)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.config = config;
+	attr.disabled = disabled;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+}
+
+static unsigned long long perf_read(int fd)
+{
+	unsigned long long v;
+
+	if (read(fd, &v, sizeof(v)) != sizeof(v))
+		exit(1);
+	return v;
+}
+
+static int tsc_state(void)
+{
+	struct vperfctr_control c;
+	int fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+
+	vperfctr_control_tsc(&c, 1);
+	if (fd < 0 || vperfctr_control(fd, &c)) {
+		perror("perfctr");
+		exit(1);
+	}
+	return fd;
+}
+
+/* ---------------------------------------------------------- read cost */
+
+static unsigned long long sink;
+
+/* Keep a result alive without a memory barrier. */
+#define consume(v)	__atomic_store_n(&sink, (v), __ATOMIC_RELAXED)
+
+#define TIME_LOOP(samples, k, body) do {				\
+	int rep_, i_, k_ = (k);						\
+	for (rep_ = 0; rep_ < REPS; rep_++) {				\
+		double t0_ = now_s();					\
+		for (i_ = 0; i_ < k_; i_++) {				\
+			body;						\
+		}							\
+		(samples)[rep_] = (now_s() - t0_) / k_ * 1e9;		\
+	}								\
+} while (0)
+
+static void bench_reads(void)
+{
+	double s[REPS];
+	const struct vperfctr_state *map;
+	struct perfctr_sum_ctrs sum;
+	struct timespec ts;
+	int fd = tsc_state(), pfd;
+
+	map = vperfctr_map(fd);
+	if (!map) {
+		perror("vperfctr_map");
+		exit(1);
+	}
+	pfd = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0);
+	if (pfd < 0) {
+		perror("perf_event_open");
+		exit(1);
+	}
+	TIME_LOOP(s, 20000, consume(perf_read(pfd)));
+	add_row("read", "perf_event read() task-clock", "ns/read", NULL, s);
+	TIME_LOOP(s, 200000, consume(vperfctr_read_tsc_seq(map)));
+	add_row("read", "perfctr fast read TSC (sequence)", "ns/read",
+		"perf_event read() task-clock", s);
+	TIME_LOOP(s, 200000, consume(vperfctr_read_tsc_restart(map)));
+	add_row("read", "perfctr fast read TSC (tsc_start)", "ns/read",
+		"perf_event read() task-clock", s);
+	TIME_LOOP(s, 20000, vperfctr_read(fd, &sum, NULL); consume(sum.tsc));
+	add_row("read", "sys_vperfctr_read", "ns/read", "perf_event read() task-clock", s);
+	TIME_LOOP(s, 50000, clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts); consume(ts.tv_nsec));
+	add_row("read", "clock_gettime(THREAD_CPUTIME)", "ns/read",
+		"perf_event read() task-clock", s);
+	TIME_LOOP(s, 200000, consume(perfctr_rdtsc()));
+	add_row("read", "bare rdtsc (floor)", "ns/read", "perf_event read() task-clock", s);
+	close(pfd);
+	vperfctr_unmap(map);
+	vperfctr_unlink(fd);
+	close(fd);
+}
+
+/* ------------------------------------------------------ start/stop cost */
+
+static void bench_start_stop(void)
+{
+	struct vperfctr_control on, off;
+	double s[REPS];
+	int fd = tsc_state(), pfd, f;
+
+	vperfctr_control_tsc(&on, 1);
+	vperfctr_control_tsc(&off, 0);
+	pfd = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 1);
+	if (pfd < 0)
+		exit(1);
+	TIME_LOOP(s, 5000, ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0);
+		  ioctl(pfd, PERF_EVENT_IOC_DISABLE, 0));
+	add_row("start/stop", "perf_event IOC_ENABLE+IOC_DISABLE", "ns/pair", NULL, s);
+	TIME_LOOP(s, 5000, vperfctr_control(fd, &on); vperfctr_control(fd, &off));
+	add_row("start/stop", "vperfctr_control on+off", "ns/pair",
+		"perf_event IOC_ENABLE+IOC_DISABLE", s);
+	close(pfd);
+	vperfctr_unlink(fd);
+	close(fd);
+
+	TIME_LOOP(s, 1000, f = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 1);
+		  ioctl(f, PERF_EVENT_IOC_ENABLE, 0); ioctl(f, PERF_EVENT_IOC_DISABLE, 0);
+		  close(f));
+	add_row("start/stop", "perf_event_open+enable+disable+close", "ns/cycle", NULL, s);
+	TIME_LOOP(s, 1000, f = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+		  vperfctr_control(f, &on); vperfctr_control(f, &off);
+		  vperfctr_unlink(f); close(f));
+	add_row("start/stop", "vperfctr_open+control on+off+unlink+close", "ns/cycle",
+		"perf_event_open+enable+disable+close", s);
+}
+
+/* --------------------------------------------------- context-switch cost */
+
+enum { CNT_NONE, CNT_TSC, CNT_PERF };
+
+struct pp {
+	int rfd, wfd, rounds, mode;
+};
+
+static void *pp_thread(void *arg)
+{
+	struct pp *p = arg;
+	cpu_set_t set;
+	int i, fd = -1;
+	char c;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	if (p->mode == CNT_TSC)
+		fd = tsc_state();
+	else if (p->mode == CNT_PERF)
+		fd = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0);
+	for (i = 0; i < p->rounds; i++)
+		if (read(p->rfd, &c, 1) != 1 || write(p->wfd, &c, 1) != 1)
+			exit(1);
+	if (p->mode == CNT_TSC)
+		vperfctr_unlink(fd);
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+/* Microseconds per context switch of two threads ping-ponging on CPU 0. */
+static double pingpong(int mode, int rounds)
+{
+	int ab[2], ba[2];
+	struct pp a, b;
+	pthread_t ta, tb;
+	double t0, t;
+	char c = 'x';
+
+	if (pipe(ab) || pipe(ba))
+		exit(1);
+	a = (struct pp){ ba[0], ab[1], rounds, mode };
+	b = (struct pp){ ab[0], ba[1], rounds, mode };
+	pthread_create(&ta, NULL, pp_thread, &a);
+	pthread_create(&tb, NULL, pp_thread, &b);
+	usleep(10000);
+	t0 = now_s();
+	if (write(ba[1], &c, 1) != 1)
+		exit(1);
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	t = now_s() - t0;
+	close(ab[0]); close(ab[1]); close(ba[0]); close(ba[1]);
+	return t / (2.0 * rounds) * 1e6;
+}
+
+static void bench_switch(const char *none_name)
+{
+	static const char * const names[] = { NULL, "switch: TSC on (perfctr)",
+				       "switch: task-clock (perf_event)" };
+	double s[3][REPS];
+	int rep, m;
+
+	/* Interleave the modes so that drift hits them alike. */
+	for (rep = 0; rep < REPS; rep++)
+		for (m = 0; m < 3; m++)
+			s[m][rep] = pingpong(m, 2000);
+	add_row("context switch", none_name, "us/switch", NULL, s[0]);
+	for (m = 1; m < 3; m++)
+		add_row("context switch", names[m], "us/switch", none_name, s[m]);
+}
+
+/* --------------------------------------------------------------- memory */
+
+#define NTHREADS 128
+
+static pthread_barrier_t bar_ready, bar_go;
+
+static void *mem_thread(void *arg)
+{
+	int fd = -1;
+
+	if (arg)
+		fd = tsc_state();
+	pthread_barrier_wait(&bar_ready);
+	pthread_barrier_wait(&bar_go);
+	if (fd >= 0) {
+		vperfctr_unlink(fd);
+		close(fd);
+	}
+	return NULL;
+}
+
+static long mem_free_kb(void)
+{
+	char line[128];
+	long v = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemFree: %ld kB", &v) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* Kernel memory per thread, in KiB, with or without counters. */
+static double mem_per_thread(int counters)
+{
+	pthread_t t[NTHREADS];
+	long before, after;
+	int i;
+
+	pthread_barrier_init(&bar_ready, NULL, NTHREADS + 1);
+	pthread_barrier_init(&bar_go, NULL, NTHREADS + 1);
+	before = mem_free_kb();
+	for (i = 0; i < NTHREADS; i++)
+		pthread_create(&t[i], NULL, mem_thread, counters ? (void *)1 : NULL);
+	pthread_barrier_wait(&bar_ready);
+	after = mem_free_kb();
+	pthread_barrier_wait(&bar_go);
+	for (i = 0; i < NTHREADS; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&bar_ready);
+	pthread_barrier_destroy(&bar_go);
+	return (double)(before - after) / NTHREADS;
+}
+
+static void bench_memory(void)
+{
+	double s[2][REPS];
+	int rep;
+
+	for (rep = 0; rep < REPS; rep++) {
+		s[0][rep] = mem_per_thread(0);
+		s[1][rep] = mem_per_thread(1);
+	}
+	add_row("memory", "thread without counters", "KiB/thread", NULL, s[0]);
+	add_row("memory", "thread with TSC counters (state+page+fd)", "KiB/thread",
+		"thread without counters", s[1]);
+}
+
+/* --------------------------------------------------------------- output */
+
+static void print_table(void)
+{
+	const struct row *b;
+	int i;
+
+	printf("| group | what | median | spread (min..max) | baseline | ratio |\n");
+	printf("|---|---|---:|---:|---|---:|\n");
+	for (i = 0; i < nrows; i++) {
+		b = rows[i].baseline ? find_row(rows[i].baseline) : NULL;
+		printf("| %s | %s | %.3f %s | %.3f..%.3f | %s | ",
+		       rows[i].group, rows[i].name, rows[i].median, rows[i].unit,
+		       rows[i].min, rows[i].max, b ? b->name : "(baseline)");
+		if (b && rows[i].median > 0)
+			printf("%.3f (1/%.1f) |\n", rows[i].median / b->median,
+			       b->median / rows[i].median);
+		else
+			printf("1 |\n");
+	}
+	printf("BENCH-JSON [");
+	for (i = 0; i < nrows; i++) {
+		b = rows[i].baseline ? find_row(rows[i].baseline) : NULL;
+		printf("%s{\"group\":\"%s\",\"what\":\"%s\",\"unit\":\"%s\",",
+		       i ? "," : "", rows[i].group, rows[i].name, rows[i].unit);
+		printf("\"median\":%.4f,\"min\":%.4f,\"max\":%.4f,",
+		       rows[i].median, rows[i].min, rows[i].max);
+		printf("\"baseline\":%s%s%s,\"ratio\":%.4f}",
+		       b ? "\"" : "", b ? b->name : "null", b ? "\"" : "",
+		       b ? rows[i].median / b->median : 1.0);
+	}
+	printf("]\n");
+}
+
+int main(int argc, char **argv)
+{
+	struct perfctr_info info;
+
+	if (argc > 1 && !strcmp(argv[1], "--switch-only")) {
+		/* On a kernel without perfctr: the switch cost alone. */
+		double s[REPS];
+		int rep;
+
+		for (rep = 0; rep < REPS; rep++)
+			s[rep] = pingpong(CNT_NONE, 2000);
+		add_row("context switch", "switch: no counters", "us/switch", NULL, s);
+		print_table();
+		return 0;
+	}
+	if (perfctr_info(&info, NULL, NULL)) {
+		perror("perfctr_info");
+		return 1;
+	}
+	bench_reads();
+	bench_start_stop();
+	bench_switch("switch: no counters");
+	bench_memory();
+	print_table();
+	return 0;
+}
