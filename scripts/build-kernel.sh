@@ -7,19 +7,26 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 arch=${1:-x86_64}
-variant=${2:-}   # "base": the unpatched kernel, for comparisons
+variant=${2:-}	# "": test kernel; "base": unpatched; "bench", "bench-base":
+		# the same without the debug checkers, for benchmarks
 case $arch in
 x86_64) karch=x86; image=arch/x86/boot/bzImage ;;
 *) die "unknown arch $arch" ;;
 esac
 
-if [[ $variant == base ]]; then
-	src=$CACHE/pristine; out=$CACHE/build/$arch-base
-	frags=("$TOP/scripts/config/$arch.config")
-else
-	src=$CACHE/src; out=$CACHE/build/$arch
-	frags=("$TOP/scripts/config/$arch.config" "$TOP/tools/testing/selftests/perfctr/config")
-fi
+cfg=$TOP/scripts/config
+case $variant in
+"")	src=$CACHE/src; out=$CACHE/build/$arch
+	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config"
+	       "$TOP/tools/testing/selftests/perfctr/config" "$cfg/perfctr-kunit.config") ;;
+base)	src=$CACHE/pristine; out=$CACHE/build/$arch-base
+	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config") ;;
+bench)	src=$CACHE/src; out=$CACHE/build/$arch-bench
+	frags=("$cfg/$arch.config" "$TOP/tools/testing/selftests/perfctr/config") ;;
+bench-base) src=$CACHE/pristine; out=$CACHE/build/$arch-bench-base
+	frags=("$cfg/$arch.config") ;;
+*)	die "unknown variant $variant" ;;
+esac
 mkdir -p "$out"
 sum=$(cat "${frags[@]}" | sha1sum | cut -c1-40)
 if [[ ! -f $out/.config || $(cat "$out/.fragsum" 2>/dev/null) != "$sum" ]]; then
@@ -47,7 +54,7 @@ fi
 if grep -E '^[^ ]+:[0-9]+:[0-9]+: warning' "$out/build.log" | grep -E "^$src/(kernel/perfctr/|arch/x86/perfctr/|include/(uapi/)?linux/perfctr|kernel/ptrace\.c|arch/x86/kernel/process\.c|kernel/time/timer\.c|fs/exec\.c)" >&2; then
 	die "the build warns in perfctr code"
 fi
-if [[ $variant != base ]]; then
+if [[ -z $variant ]]; then
 	# perfctr's own objects again with W=1 and sparse: both must be silent.
 	if ! make -C "$src" O="$out" ARCH=$karch W=1 C=2 kernel/perfctr/ arch/x86/perfctr/ \
 			>"$out/w1-sparse.log" 2>&1; then

@@ -15,7 +15,8 @@ set -euo pipefail
 
 arch=${1:-x86_64} cpu=${2:-max} mode=${3:-kselftest}
 src=$CACHE/src out=$CACHE/build/$arch kout=$out
-[[ $mode == bench-base ]] && kout=$CACHE/build/$arch-base
+[[ $mode == bench ]] && kout=$CACHE/build/$arch-bench
+[[ $mode == bench-base ]] && kout=$CACHE/build/$arch-bench-base
 work=$CACHE/run/$arch-$cpu-$mode
 rm -rf "$work"; mkdir -p "$work/root"/{bin,sbin,proc,sys,dev,tmp,tests}
 
@@ -104,21 +105,20 @@ if [[ $mode == bench* ]]; then
 	exit
 fi
 
-report() {	# prefix suite
-	local p=0 f=0 line
+report() {	# line-prefix suite: KTAP results of lines starting with the prefix
+	local p=0 f=0 line plan
 	while IFS= read -r line; do
 		echo "$arch/$cpu $2: $line"
 		case $line in
 		ok\ *) p=$((p + 1)) ;;
 		not\ ok\ *) f=$((f + 1)) ;;
 		esac
-	done < <(sed -n "s/^$1: \(\(not \)\?ok [0-9].*\)/\1/p" "$console")
-	# A binary that died before its plan completed is a failure too.
-	local plan
-	plan=$(sed -n "s/^$1: 1\.\.\([0-9]*\)/\1/p" "$console" | head -1)
-	if [[ -z $plan || $((p + f)) -ne $plan ]]; then
-		echo "$arch/$cpu $2: not ok - ran $((p + f)) of ${plan:-?} planned tests"
-		grep "^$1: " "$console" | tail -20
+	done < <(sed -n "s/^$1\(\(not \)\?ok [0-9].*\)/\1/p" "$console")
+	# A run that died before its plan completed is a failure too.
+	plan=$(sed -n "s/^$1""1\.\.\([0-9]*\)\$/\1/p" "$console" | awk '{ s += $1 } END { print s + 0 }')
+	if ((plan == 0 || p + f != plan)); then
+		echo "$arch/$cpu $2: not ok - ran $((p + f)) of $plan planned tests"
+		grep "^$1" "$console" | tail -20
 		f=$((f + 1))
 	fi
 	echo "$arch/$cpu $2: $p passed, $f failed"
@@ -127,8 +127,11 @@ report() {	# prefix suite
 }
 # Show the failures' diagnostics.
 grep -E '^T(64|32): #' "$console" | grep -B2 -A6 -E 'Expected|FAIL' | head -60 || true
-report T64 kselftest
-report T32 kselftest-ia32
+report 'T64: ' kselftest
+report 'T32: ' kselftest-ia32
+
+# KUnit suites built in ran at boot: their KTAP subtests are indented.
+report '    ' kunit
 
 # The driver must have fallen back to the generic model, saying so once:
 # no QEMU TCG x86 CPU model has a PMU that counts.

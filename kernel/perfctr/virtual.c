@@ -55,6 +55,13 @@ struct vperfctr {
 	unsigned int sample_ticks;	/* ticks until the next sample */
 	int si_signo;
 	unsigned int flags;		/* VPERFCTR_CONTROL_* */
+	/*
+	 * vperfctr_control()'s argument and the state it is validated in:
+	 * here rather than allocated per call.  Only one control runs at a
+	 * time: the owner's own, or its tracer's while it is frozen.
+	 */
+	struct vperfctr_control new_control;
+	struct perfctr_cpu_state new_state;
 };
 
 static struct vfsmount *vperfctr_mnt __ro_after_init;
@@ -500,33 +507,30 @@ static int vperfctr_check_control(const struct vperfctr_control *ctl)
 static int do_vperfctr_control(struct vperfctr *perfctr,
 			       const struct vperfctr_control __user *argp)
 {
-	struct perfctr_cpu_state *next __free(kfree) = NULL;
-	struct vperfctr_control *ctl __free(kfree) = NULL;
+	struct vperfctr_control *ctl = &perfctr->new_control;
+	struct perfctr_cpu_state *next = &perfctr->new_state;
 	struct perfctr_cpu_state *st = cpu_state(perfctr);
 	struct task_struct *tsk;
 	unsigned long flags;
 	unsigned int i;
 	int err;
 
-	ctl = memdup_user(argp, sizeof(*ctl));
-	if (IS_ERR(ctl))
-		return PTR_ERR(no_free_ptr(ctl));
-	err = vperfctr_check_control(ctl);
-	if (err)
-		return err;
-
-	/* Validate into a scratch state: a bad control changes nothing. */
-	next = kzalloc_obj(*next);
-	if (!next)
-		return -ENOMEM;
-	next->control = ctl->cpu_control;
-	err = perfctr_cpu_update_control(next, 0);
-	if (err)
-		return err;
-
 	tsk = vperfctr_begin(perfctr, true);
 	if (IS_ERR(tsk))
 		return PTR_ERR(tsk);
+	if (copy_from_user(ctl, argp, sizeof(*ctl))) {
+		err = -EFAULT;
+		goto out;
+	}
+	err = vperfctr_check_control(ctl);
+	if (err)
+		goto out;
+	/* Validate into the scratch state: a bad control changes nothing. */
+	memset(next, 0, sizeof(*next));
+	next->control = ctl->cpu_control;
+	err = perfctr_cpu_update_control(next, 0);
+	if (err)
+		goto out;
 
 	local_irq_save(flags);
 	if (tsk == current)
@@ -547,9 +551,9 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	if (tsk == current)
 		vperfctr_resume_locked(perfctr);
 	local_irq_restore(flags);
-
+out:
 	vperfctr_end(tsk);
-	return 0;
+	return err;
 }
 
 /* sys_vperfctr_unlink() */
@@ -598,17 +602,18 @@ static int do_vperfctr_read(struct vperfctr *perfctr,
 			    struct perfctr_sum_ctrs __user *sump,
 			    struct vperfctr_control __user *controlp)
 {
-	struct perfctr_sum_ctrs *sum __free(kfree) = NULL;
-	struct vperfctr_control *ctl __free(kfree) = NULL;
 	struct perfctr_cpu_state *st = cpu_state(perfctr);
+	struct perfctr_sum_ctrs sum;
+	struct {
+		s32 si_signo;
+		u32 preserve, flags, reserved0;
+	} head = {};
 	struct task_struct *tsk;
 	unsigned long flags;
 	unsigned int i;
+	int err = 0;
 
-	sum = kzalloc_obj(*sum);
-	ctl = kzalloc_obj(*ctl);
-	if (!sum || !ctl)
-		return -ENOMEM;
+	static_assert(sizeof(head) == offsetof(struct vperfctr_control, cpu_control));
 
 	tsk = vperfctr_begin(perfctr, false);
 	if (IS_ERR(tsk))
@@ -616,20 +621,23 @@ static int do_vperfctr_read(struct vperfctr *perfctr,
 	local_irq_save(flags);
 	if (tsk == current)
 		vperfctr_sample_locked(perfctr);
-	sum->tsc = st->tsc_sum;
+	sum.tsc = st->tsc_sum;
 	for (i = 0; i < PERFCTR_NRCTRS; i++)
-		sum->pmc[i] = st->pmc[i].sum;
-	ctl->cpu_control = st->control;
-	ctl->si_signo = perfctr->si_signo;
-	ctl->flags = perfctr->flags;
+		sum.pmc[i] = st->pmc[i].sum;
 	local_irq_restore(flags);
-	vperfctr_end(tsk);
+	head.si_signo = perfctr->si_signo;
+	head.flags = perfctr->flags;
 
-	if (sump && copy_to_user(sump, sum, sizeof(*sum)))
-		return -EFAULT;
-	if (controlp && copy_to_user(controlp, ctl, sizeof(*ctl)))
-		return -EFAULT;
-	return 0;
+	/* The control changes only through this thread or while it is frozen. */
+	if (sump && copy_to_user(sump, &sum, sizeof(sum)))
+		err = -EFAULT;
+	else if (controlp &&
+		 (copy_to_user(controlp, &head, sizeof(head)) ||
+		  copy_to_user(&controlp->cpu_control, &st->control, sizeof(st->control)) ||
+		  clear_user(controlp->_reserved, sizeof(controlp->_reserved))))
+		err = -EFAULT;
+	vperfctr_end(tsk);
+	return err;
 }
 
 /* The system calls: look up the fd, then hand off. */

@@ -280,7 +280,7 @@ static void bench_switch(const char *none_name)
 
 /* --------------------------------------------------------------- memory */
 
-#define NTHREADS 128
+#define NTHREADS 512
 
 static pthread_barrier_t bar_ready, bar_go;
 

@@ -39,6 +39,9 @@
 #define PERFCTR_X86_INTEL_NHLM		21
 #define PERFCTR_X86_INTEL_WSTMR		22
 #define PERFCTR_X86_INTEL_SNB		23
+/* Appended by this series. */
+#define PERFCTR_X86_INTEL_ARCH		24	/* architectural perfmon v2+ */
+#define PERFCTR_X86_AMD_FAM15H		25	/* AMD family 15h+ core counters */
 
 /* Room for this many programmable counters in every per-counter array. */
 #define PERFCTR_NRCTRS		18
