@@ -9,7 +9,7 @@ SHELL := /bin/bash
 ARCHES ?= x86_64
 X86_CPUS ?= max Skylake-Client EPYC core2duo phenom
 
-.PHONY: all setup patches check-patches apply kernel check demo bench style clean
+.PHONY: all setup patches check-patches apply quilt kernel check demo bench style clean
 
 all: check
 
@@ -25,6 +25,9 @@ check-patches:
 apply: setup check-patches
 	@bash scripts/apply.sh
 	@bash scripts/check-gitam.sh
+
+quilt: setup
+	@bash scripts/quilt-tree.sh
 
 kernel: apply
 	@bash scripts/build-kernel.sh x86_64

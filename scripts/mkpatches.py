@@ -67,8 +67,25 @@ def new_file_diff(path):
     return ''.join(out)
 
 
+def add_git_headers(text):
+    """Give quilt-style hunks ("--- a/X" / "+++ b/X" with no "diff --git"
+    line, as quilt refresh writes them) the git header the rest expects."""
+    lines = text.splitlines(keepends=True)
+    out = []
+    for i, line in enumerate(lines):
+        nxt = lines[i + 1] if i + 1 < len(lines) else ''
+        if (line.startswith('--- a/') and nxt.startswith('+++ b/') and
+                not re.match(r'(diff --git |index |new file mode |deleted file mode )',
+                             out[-1] if out else '')):
+            path = nxt[6:].split('\t')[0].rstrip('\n')
+            out.append(f'diff --git a/{path} b/{path}\n')
+        out.append(line)
+    return ''.join(out)
+
+
 def split_patch(text):
     """Split into (header, {path: chunk} in order) -- drop the old stat."""
+    text = add_git_headers(text)
     m = re.search(r'^diff --git ', text, re.M)
     head = text[:m.start()] if m else text
     body = text[m.start():] if m else ''

@@ -384,12 +384,17 @@ void perfctr_cpu_sample(struct perfctr_cpu_state *state)
 
 /**
  * perfctr_cpu_set_ihandler - install the overflow interrupt handler
- * @handler: called in IRQ context on a counter overflow
+ * @handler: called in IRQ context from LOCAL_PERFCTR_VECTOR
  *
- * No model in this driver delivers overflow interrupts yet
- * (PERFCTR_FEATURE_PCINT is clear), so the handler is never called.
+ * No model in this driver programs overflow interrupts yet
+ * (PERFCTR_FEATURE_PCINT is clear), so only a self-IPI reaches it.
  */
-void perfctr_cpu_set_ihandler(perfctr_ihandler_t handler) { }
+void perfctr_cpu_set_ihandler(perfctr_ihandler_t handler)
+{
+#ifdef CONFIG_PERFCTR_INTERRUPT_SUPPORT
+	perfctr_x86_set_ihandler(handler);
+#endif
+}
 
 /**
  * perfctr_cpu_identify_overflow - find and re-arm overflown i-mode counters

@@ -55,4 +55,9 @@ struct perfctr_x86_cache *perfctr_x86_this_cache(void);
 void perfctr_x86_use_model(const struct perfctr_x86_model *model);
 void perfctr_x86_model_ops(void **check, void **suspend, void **resume);
 
+#ifdef CONFIG_PERFCTR_INTERRUPT_SUPPORT
+void perfctr_x86_set_ihandler(perfctr_ihandler_t handler);
+unsigned long perfctr_x86_interrupts(void);
+#endif
+
 #endif

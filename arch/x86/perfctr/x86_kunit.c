@@ -16,6 +16,8 @@
 #include <linux/preempt.h>
 #include <linux/slab.h>
 
+#include <asm/apic.h>
+
 #include "x86.h"
 
 #define EN	BIT(22)
@@ -792,6 +794,44 @@ static void cstatus_encoding(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, perfctr_cstatus_has_ictrs(perfctr_mk_cstatus(1, 2, 0)));
 }
 
+#ifdef CONFIG_PERFCTR_INTERRUPT_SUPPORT
+/* ---- The overflow interrupt vector, on the real (emulated) local APIC ---- */
+
+static unsigned long ihandler_calls, ihandler_pc;
+
+static void test_ihandler(unsigned long pc)
+{
+	ihandler_calls++;
+	ihandler_pc = pc;
+}
+
+static bool wait_interrupts(unsigned long n)
+{
+	int i;
+
+	for (i = 0; i < 100000 && perfctr_x86_interrupts() < n; i++)
+		cpu_relax();
+	return perfctr_x86_interrupts() >= n;
+}
+
+static void self_ipi_reaches_the_handler(struct kunit *test)
+{
+	unsigned long before = perfctr_x86_interrupts();
+
+	ihandler_calls = 0;
+	perfctr_cpu_set_ihandler(test_ihandler);
+	__apic_send_IPI_self(LOCAL_PERFCTR_VECTOR);
+	KUNIT_EXPECT_TRUE(test, wait_interrupts(before + 1));
+	perfctr_cpu_set_ihandler(NULL);
+	KUNIT_EXPECT_EQ(test, 1UL, ihandler_calls);
+	KUNIT_EXPECT_NE(test, 0UL, ihandler_pc);
+	/* Without a handler the interrupt is still ACKed and counted. */
+	__apic_send_IPI_self(LOCAL_PERFCTR_VECTOR);
+	KUNIT_EXPECT_TRUE(test, wait_interrupts(before + 2));
+	KUNIT_EXPECT_EQ(test, 1UL, ihandler_calls);
+}
+#endif
+
 static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(p6_accepts_counter0),
 	KUNIT_CASE(p6_accepts_both_counters),
@@ -852,6 +892,9 @@ static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(model_sets_type_and_features),
 	KUNIT_CASE(generic_rejects_pmcs),
 	KUNIT_CASE(cstatus_encoding),
+#ifdef CONFIG_PERFCTR_INTERRUPT_SUPPORT
+	KUNIT_CASE(self_ipi_reaches_the_handler),
+#endif
 	{}
 };
 

@@ -631,7 +631,7 @@ static int exec_child(const char *min)
 	return sys_tsc(fd) >= strtoull(min, NULL, 0) ? 0 : 12;
 }
 
-static int run_exec(unsigned int flags, unsigned long long *min)
+static int run_exec(unsigned int flags, const char *exe, uid_t uid)
 {
 	struct vperfctr_control c;
 	char arg[32];
@@ -639,6 +639,8 @@ static int run_exec(unsigned int flags, unsigned long long *min)
 	pid_t pid = fork();
 
 	if (pid == 0) {
+		if (uid && setresuid(uid, uid, uid))
+			_exit(23);
 		fd = self_tsc_state();
 		if (fd < 0)
 			_exit(20);
@@ -648,23 +650,48 @@ static int run_exec(unsigned int flags, unsigned long long *min)
 			_exit(21);
 		spin_ms(10);
 		snprintf(arg, sizeof(arg), "%llu", sys_tsc(fd));
-		execl(self_exe, self_exe, "--exec-child", arg, (char *)NULL);
+		execl(exe, exe, "--exec-child", arg, (char *)NULL);
 		_exit(22);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return -1;
-	(void)min;
 	return WEXITSTATUS(status);
 }
 
 TEST(exec_state_survives_by_default)
 {
-	EXPECT_EQ(0, run_exec(0, NULL));
+	EXPECT_EQ(0, run_exec(0, self_exe, 0));
 }
 
 TEST(exec_cloexec_unlinks)
 {
-	EXPECT_EQ(10, run_exec(VPERFCTR_CONTROL_CLOEXEC, NULL));
+	EXPECT_EQ(10, run_exec(VPERFCTR_CONTROL_CLOEXEC, self_exe, 0));
+}
+
+/* A setuid exec unlinks the state: a privileged program's counts are not the caller's. */
+TEST(exec_setuid_unlinks)
+{
+	static const char suid[] = "/tmp/perfctr_test_suid";
+	char buf[65536];
+	int in, out;
+	ssize_t n;
+
+	if (getuid() != 0)
+		SKIP(return, "needs root to make a setuid-root copy of the test");
+	in = open(self_exe, O_RDONLY);
+	ASSERT_LE(0, in);
+	out = open(suid, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	ASSERT_LE(0, out);
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		ASSERT_EQ(n, write(out, buf, n));
+	close(in);
+	close(out);
+	ASSERT_EQ(0, chmod(suid, 04755));
+	/* Not setuid (a plain exec by the same unprivileged user): kept. */
+	EXPECT_EQ(0, run_exec(0, self_exe, 65534));
+	/* Setuid root from an unprivileged user: unlinked. */
+	EXPECT_EQ(10, run_exec(0, suid, 65534));
+	unlink(suid);
 }
 
 /* --------------------------------------------------------- remote */
@@ -889,6 +916,26 @@ TEST(bad_read_and_iresume)
 	EXPECT_EQ(EOPNOTSUPP, errno);
 	vperfctr_unlink(fd);
 	close(fd);
+}
+
+TEST(interrupt_vector_listed)
+{
+	char line[1024], *p;
+	int found = 0;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f)) {
+		for (p = line; *p == ' '; p++)
+			;
+		if (strncmp(p, "PCT:", 4))
+			continue;
+		found = 1;
+		EXPECT_NE(NULL, strstr(line, "perfctr overflow interrupts"));
+		TH_LOG("%s", line);
+	}
+	fclose(f);
+	EXPECT_TRUE(found);
 }
 
 TEST(abi_layout_matches_kernel)
