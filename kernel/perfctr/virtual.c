@@ -37,6 +37,7 @@
 #include <linux/slab.h>
 #include <linux/syscalls.h>
 #include <linux/uaccess.h>
+#include <linux/wait_bit.h>
 #include <uapi/linux/magic.h>
 
 #include "virtual.h"
@@ -221,6 +222,7 @@ static void vperfctr_detach(struct vperfctr *perfctr, struct task_struct *tsk)
 	tsk->thread.perfctrs = NULL;
 	WRITE_ONCE(perfctr->owner, NULL);
 	task_unlock(tsk);
+	wake_up_var(&perfctr->owner);
 	vperfctr_put(perfctr);
 }
 
@@ -380,12 +382,22 @@ static struct task_struct *vperfctr_begin(struct vperfctr *perfctr, bool need_ow
 		/* Detached while we looked (exit or exec of a traced thread). */
 		vperfctr_unlock_task(tsk);
 		err = -ESRCH;
+	} else if (err == -EPERM && tsk->flags & PF_EXITING) {
+		/*
+		 * The owner is exiting: pthread_join() and wait() return
+		 * before its exit_thread() detaches the state.  Reading and
+		 * unlinking wait for the detach, as they would after it.
+		 */
+		err = wait_var_event_killable(&perfctr->owner, !READ_ONCE(perfctr->owner));
+		if (!err)
+			err = -ESRCH;
 	}
-	if (err) {
-		put_task_struct(tsk);
-		return ERR_PTR(err);
-	}
-	return tsk;
+	if (!err)
+		return tsk;
+	put_task_struct(tsk);
+	if (err == -ESRCH && !need_owner)
+		return NULL;		/* detached: readable by anyone */
+	return ERR_PTR(err);
 }
 
 static void vperfctr_end(struct task_struct *tsk)

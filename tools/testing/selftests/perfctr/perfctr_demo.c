@@ -2,8 +2,10 @@
 /*
  * perfctr_demo: virtual TSCs at work.  A sleeping and a spinning thread
  * each run their own TSC; every 100 ms the main thread prints both as a
- * share of the wall time, read by each thread through its mapped state
- * (no system call) and through vperfctr_read().
+ * share of the wall time.  Each thread reads its own counters, through
+ * its mapped state (no system call) and through vperfctr_read(), and
+ * publishes both: only the owner, or a tracer of a stopped owner, may
+ * read a live state.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -19,6 +21,7 @@ struct demo_thread {
 	int fd;
 	const struct vperfctr_state *map;
 	unsigned long long fast;	/* published by the thread */
+	unsigned long long slow;	/* the same through vperfctr_read() */
 	int stop;		/* 1: asked to stop, 2: failed */
 };
 
@@ -35,6 +38,7 @@ static void *run(void *arg)
 	struct demo_thread *t = arg;
 	struct vperfctr_control c;
 	struct timespec ms = { 0, 1000000 };
+	struct perfctr_sum_ctrs sum;
 	unsigned long long until;
 
 	t->fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
@@ -55,6 +59,12 @@ static void *run(void *arg)
 			nanosleep(&ms, NULL);
 		}
 		__atomic_store_n(&t->fast, vperfctr_read_tsc_seq(t->map), __ATOMIC_RELAXED);
+		if (vperfctr_read(t->fd, &sum, NULL)) {
+			perror("vperfctr_read");
+			__atomic_store_n(&t->stop, 2, __ATOMIC_RELAXED);
+			return NULL;
+		}
+		__atomic_store_n(&t->slow, sum.tsc, __ATOMIC_RELAXED);
 	}
 	return NULL;
 }
@@ -87,22 +97,24 @@ int main(void)
 		nanosleep(&tick, NULL);
 		wall_ms = (now_ns() - t0) / 1000000;
 		for (i = 0; i < 2; i++) {
+			unsigned long long slow;
+
 			if (__atomic_load_n(&th[i].stop, __ATOMIC_RELAXED) == 2)
 				return 1;
-			if (vperfctr_read(th[i].fd, &sum, NULL)) {
-				perror("vperfctr_read");
-				return 1;
-			}
+			slow = __atomic_load_n(&th[i].slow, __ATOMIC_RELAXED);
 			printf("%8llu  %-8s %14llu %14llu %7.1f%%\n", wall_ms, th[i].name,
-			       __atomic_load_n(&th[i].fast, __ATOMIC_RELAXED),
-			       (unsigned long long)sum.tsc,
-			       100.0 * sum.tsc / (khz * wall_ms));
+			       __atomic_load_n(&th[i].fast, __ATOMIC_RELAXED), slow,
+			       100.0 * slow / (khz * wall_ms));
 		}
 	}
 	for (i = 0; i < 2; i++) {
 		__atomic_store_n(&th[i].stop, 1, __ATOMIC_RELAXED);
 		pthread_join(tid[i], NULL);
-		vperfctr_read(th[i].fd, &sum, NULL);
+		/* The thread has exited: its state is detached, anyone may read. */
+		if (vperfctr_read(th[i].fd, &sum, NULL)) {
+			perror("vperfctr_read");
+			return 1;
+		}
 		printf("final %-8s %llu TSC ticks (%.1f ms of CPU)\n", th[i].name,
 		       (unsigned long long)sum.tsc, (double)sum.tsc / khz);
 	}
