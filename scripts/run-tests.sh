@@ -15,7 +15,7 @@ set -euo pipefail
 
 arch=${1:-x86_64} cpu=${2:-max} mode=${3:-kselftest}
 src=$CACHE/src out=$CACHE/build/$arch kout=$out
-[[ $mode == bench ]] && kout=$CACHE/build/$arch-bench
+[[ $mode == bench || $mode == bench-switch ]] && kout=$CACHE/build/$arch-bench
 [[ $mode == bench-base ]] && kout=$CACHE/build/$arch-bench-base
 work=$CACHE/run/$arch-$cpu-$mode
 rm -rf "$work"; mkdir -p "$work/root"/{bin,sbin,proc,sys,dev,tmp,tests}
@@ -66,7 +66,7 @@ if [ "$mode" = demo ]; then
 	./perfctr_demo; echo "PERFCTR-EXIT demo \$?"
 elif [ "$mode" = bench ]; then
 	./perfctr_bench; echo "PERFCTR-EXIT bench \$?"
-elif [ "$mode" = bench-base ]; then
+elif [ "$mode" = bench-base ] || [ "$mode" = bench-switch ]; then
 	./perfctr_bench --switch-only; echo "PERFCTR-EXIT bench \$?"
 else
 	./perfctr_test 2>&1 | sed 's/^/T64: /'; echo "PERFCTR-EXIT 64"
