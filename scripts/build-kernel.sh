@@ -25,6 +25,8 @@ bench)	src=$CACHE/src; out=$CACHE/build/$arch-bench
 	frags=("$cfg/$arch.config" "$TOP/tools/testing/selftests/perfctr/config") ;;
 bench-base) src=$CACHE/pristine; out=$CACHE/build/$arch-bench-base
 	frags=("$cfg/$arch.config") ;;
+bench-off) src=$CACHE/src; out=$CACHE/build/$arch-bench-off	# series, PERFCTR=n
+	frags=("$cfg/$arch.config") ;;
 *)	die "unknown variant $variant" ;;
 esac
 mkdir -p "$out"

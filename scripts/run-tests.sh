@@ -17,6 +17,7 @@ arch=${1:-x86_64} cpu=${2:-max} mode=${3:-kselftest}
 src=$CACHE/src out=$CACHE/build/$arch kout=$out
 [[ $mode == bench || $mode == bench-switch ]] && kout=$CACHE/build/$arch-bench
 [[ $mode == bench-base ]] && kout=$CACHE/build/$arch-bench-base
+[[ $mode == bench-off ]] && kout=$CACHE/build/$arch-bench-off
 work=$CACHE/run/$arch-$cpu-$mode
 rm -rf "$work"; mkdir -p "$work/root"/{bin,sbin,proc,sys,dev,tmp,tests}
 
@@ -66,7 +67,7 @@ if [ "$mode" = demo ]; then
 	./perfctr_demo; echo "PERFCTR-EXIT demo \$?"
 elif [ "$mode" = bench ]; then
 	./perfctr_bench; echo "PERFCTR-EXIT bench \$?"
-elif [ "$mode" = bench-base ] || [ "$mode" = bench-switch ]; then
+elif [ "$mode" = bench-base ] || [ "$mode" = bench-switch ] || [ "$mode" = bench-off ]; then
 	./perfctr_bench --switch-only; echo "PERFCTR-EXIT bench \$?"
 else
 	./perfctr_test 2>&1 | sed 's/^/T64: /'; echo "PERFCTR-EXIT 64"

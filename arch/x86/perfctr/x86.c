@@ -33,6 +33,7 @@
 #include <linux/string.h>
 
 #include <asm/msr.h>
+#include <asm/nmi.h>
 #include <asm/perf_event.h>
 #include <asm/tlbflush.h>
 #include <asm/tsc.h>
@@ -125,6 +126,7 @@ const struct perfctr_x86_model perfctr_x86_p6 = {
 	.cpu_type	= PERFCTR_X86_INTEL_P6,
 	.nr_ctrs	= 2,
 	.evntsel_msr	= MSR_P6_EVNTSEL0,
+	.perfctr_msr	= MSR_P6_PERFCTR0,
 	.evntsel_stride	= 1,
 	.global_enable	= true,
 };
@@ -134,6 +136,7 @@ const struct perfctr_x86_model perfctr_x86_k7 = {
 	.cpu_type	= PERFCTR_X86_AMD_K7,
 	.nr_ctrs	= 4,
 	.evntsel_msr	= MSR_K7_EVNTSEL0,
+	.perfctr_msr	= MSR_K7_PERFCTR0,
 	.evntsel_stride	= 1,
 };
 
@@ -142,6 +145,7 @@ const struct perfctr_x86_model perfctr_x86_arch_v2 = {
 	.cpu_type	= PERFCTR_X86_INTEL_ARCH,
 	.nr_ctrs	= 4,
 	.evntsel_msr	= MSR_ARCH_PERFMON_EVENTSEL0,
+	.perfctr_msr	= MSR_ARCH_PERFMON_PERFCTR0,
 	.evntsel_stride	= 1,
 	.nr_fixed	= 3,
 	.global_ctrl_msr = MSR_CORE_PERF_GLOBAL_CTRL,
@@ -152,6 +156,7 @@ const struct perfctr_x86_model perfctr_x86_amd_core = {
 	.cpu_type	= PERFCTR_X86_AMD_FAM15H,
 	.nr_ctrs	= 6,
 	.evntsel_msr	= MSR_F15H_PERF_CTL,
+	.perfctr_msr	= MSR_F15H_PERF_CTR,
 	.evntsel_stride	= 2,
 	.high_allowed	= 0xf,		/* EventSelect[11:8] */
 	.global_ctrl_msr = MSR_AMD64_PERF_CNTR_GLOBAL_CTL,
@@ -416,25 +421,69 @@ void perfctr_cpu_ireload(struct perfctr_cpu_state *state)
 	state->k1.isuspend_cpu = -1;
 }
 
-/* Hardware reservation: one high-level service at a time. */
+/*
+ * Hardware reservation: one high-level service at a time, and never at
+ * the same time as perf_events.  With a PMC model the counters are taken
+ * from the kernel's PMU allocator (reserve_perfctr_nmi() and
+ * reserve_evntsel_nmi()), which perf_events' reserve_pmc_hardware() uses
+ * too: whoever comes first holds the PMU, the other gets -EBUSY.
+ */
 static DEFINE_MUTEX(perfctr_reserve_mutex);
 static const char *perfctr_current_service;
+static const struct perfctr_x86_model *perfctr_reserved_model;
+
+#define PERFCTR_PERF_HOLDS \
+	"perf_events (hardware events, or the NMI watchdog: see /proc/sys/kernel/nmi_watchdog)"
+
+static void perfctr_x86_give_pmu(const struct perfctr_x86_model *m, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		release_evntsel_nmi(m->evntsel_msr + i * m->evntsel_stride);
+		release_perfctr_nmi(m->perfctr_msr + i * m->evntsel_stride);
+	}
+}
+
+static bool perfctr_x86_take_pmu(const struct perfctr_x86_model *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nr_ctrs; i++) {
+		if (!reserve_perfctr_nmi(m->perfctr_msr + i * m->evntsel_stride))
+			goto fail;
+		if (!reserve_evntsel_nmi(m->evntsel_msr + i * m->evntsel_stride)) {
+			release_perfctr_nmi(m->perfctr_msr + i * m->evntsel_stride);
+			goto fail;
+		}
+	}
+	return true;
+fail:
+	perfctr_x86_give_pmu(m, i);
+	return false;
+}
 
 /**
  * perfctr_cpu_reserve - reserve the counters for a high-level service
  * @service: name of the service
  *
- * Return: NULL on success, else the name of the service holding them.
+ * Return: NULL on success, else the name of what holds them: another
+ * service, or perf_events.
  */
 const char *perfctr_cpu_reserve(const char *service)
 {
 	const char *ret = NULL;
 
 	mutex_lock(&perfctr_reserve_mutex);
-	if (perfctr_current_service)
+	if (perfctr_current_service) {
 		ret = perfctr_current_service;
-	else
+	} else if (IS_ENABLED(CONFIG_X86_LOCAL_APIC) && perfctr_model &&
+		   !perfctr_x86_take_pmu(perfctr_model)) {
+		ret = PERFCTR_PERF_HOLDS;
+	} else {
 		perfctr_current_service = service;
+		perfctr_reserved_model = perfctr_model;
+	}
 	mutex_unlock(&perfctr_reserve_mutex);
 	return ret;
 }
@@ -446,11 +495,16 @@ const char *perfctr_cpu_reserve(const char *service)
 void perfctr_cpu_release(const char *service)
 {
 	mutex_lock(&perfctr_reserve_mutex);
-	if (WARN_ON(perfctr_current_service != service))
+	if (WARN_ON(perfctr_current_service != service)) {
 		pr_err("%s releases counters held by %s\n", service,
 		       perfctr_current_service ?: "nobody");
-	else
+	} else {
+		if (IS_ENABLED(CONFIG_X86_LOCAL_APIC) && perfctr_reserved_model)
+			perfctr_x86_give_pmu(perfctr_reserved_model,
+					     perfctr_reserved_model->nr_ctrs);
 		perfctr_current_service = NULL;
+		perfctr_reserved_model = NULL;
+	}
 	mutex_unlock(&perfctr_reserve_mutex);
 }
 

@@ -12,7 +12,8 @@
  * @cpu_type: PERFCTR_X86_* value
  * @nr_ctrs: number of counters
  * @evntsel_msr: MSR of the first event select
- * @evntsel_stride: MSR distance between event selects
+ * @perfctr_msr: MSR of the first counter
+ * @evntsel_stride: MSR distance between event selects (and counters)
  * @global_enable: the enable bit of event select 0 enables all counters
  * @high_allowed: bits of evntsel_high[] the model accepts
  * @nr_fixed: number of Intel fixed counters
@@ -23,6 +24,7 @@ struct perfctr_x86_model {
 	unsigned int cpu_type;
 	unsigned int nr_ctrs;
 	u32 evntsel_msr;
+	u32 perfctr_msr;
 	unsigned int evntsel_stride;
 	bool global_enable;
 	u32 high_allowed;

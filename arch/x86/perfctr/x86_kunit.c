@@ -17,6 +17,8 @@
 #include <linux/slab.h>
 
 #include <asm/apic.h>
+#include <asm/nmi.h>
+#include <linux/processor.h>
 
 #include "x86.h"
 
@@ -794,6 +796,74 @@ static void cstatus_encoding(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, perfctr_cstatus_has_ictrs(perfctr_mk_cstatus(1, 2, 0)));
 }
 
+#ifdef CONFIG_X86_LOCAL_APIC
+/* ---- Arbitration with perf_events, through the kernel's PMU allocator ---- */
+
+static const char test_service[] = "perfctr KUnit";
+
+static const struct perfctr_x86_model *boot_vendor_model(struct kunit *test)
+{
+	switch (boot_cpu_data.x86_vendor) {
+	case X86_VENDOR_INTEL:
+		return &perfctr_x86_p6;
+	case X86_VENDOR_AMD:
+	case X86_VENDOR_HYGON:
+		return &perfctr_x86_k7;
+	}
+	kunit_skip(test, "the PMU allocator's MSR map is for Intel and AMD only");
+	return NULL;
+}
+
+static void reserve_takes_the_pmu_from_perf(struct kunit *test)
+{
+	const struct perfctr_x86_model *m = boot_vendor_model(test);
+
+	perfctr_x86_use_model(m);
+	KUNIT_ASSERT_NULL(test, perfctr_cpu_reserve(test_service));
+	/* perf_events' reserve_pmc_hardware() would now fail. */
+	KUNIT_EXPECT_FALSE(test, reserve_perfctr_nmi(m->perfctr_msr));
+	KUNIT_EXPECT_FALSE(test, reserve_evntsel_nmi(m->evntsel_msr + m->nr_ctrs - 1));
+	/* And a second service is refused, naming the first. */
+	KUNIT_EXPECT_PTR_EQ(test, (const char *)test_service, perfctr_cpu_reserve("other"));
+	perfctr_cpu_release(test_service);
+	/* Released: perf_events could take it again. */
+	KUNIT_EXPECT_TRUE(test, reserve_perfctr_nmi(m->perfctr_msr));
+	release_perfctr_nmi(m->perfctr_msr);
+}
+
+static void reserve_refused_while_perf_holds(struct kunit *test)
+{
+	const struct perfctr_x86_model *m = boot_vendor_model(test);
+	const char *holder;
+
+	perfctr_x86_use_model(m);
+	/* As perf_events holds a counter (the NMI watchdog holds one). */
+	KUNIT_ASSERT_TRUE(test, reserve_perfctr_nmi(m->perfctr_msr + 1));
+	holder = perfctr_cpu_reserve(test_service);
+	KUNIT_EXPECT_NOT_NULL(test, holder);
+	if (holder)
+		KUNIT_EXPECT_NOT_NULL(test, strstr(holder, "perf_events"));
+	/* The partial reservation was undone. */
+	KUNIT_EXPECT_TRUE(test, reserve_perfctr_nmi(m->perfctr_msr));
+	release_perfctr_nmi(m->perfctr_msr);
+	release_perfctr_nmi(m->perfctr_msr + 1);
+	KUNIT_ASSERT_NULL(test, perfctr_cpu_reserve(test_service));
+	perfctr_cpu_release(test_service);
+}
+
+static void generic_model_reserves_no_pmc(struct kunit *test)
+{
+	const struct perfctr_x86_model *m = boot_vendor_model(test);
+
+	perfctr_x86_use_model(NULL);
+	KUNIT_ASSERT_TRUE(test, reserve_perfctr_nmi(m->perfctr_msr));
+	/* The TSC needs no PMU: perf_events holding it does not matter. */
+	KUNIT_EXPECT_NULL(test, perfctr_cpu_reserve(test_service));
+	perfctr_cpu_release(test_service);
+	release_perfctr_nmi(m->perfctr_msr);
+}
+#endif
+
 #ifdef CONFIG_PERFCTR_INTERRUPT_SUPPORT
 /* ---- The overflow interrupt vector, on the real (emulated) local APIC ---- */
 
@@ -892,6 +962,11 @@ static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(model_sets_type_and_features),
 	KUNIT_CASE(generic_rejects_pmcs),
 	KUNIT_CASE(cstatus_encoding),
+#ifdef CONFIG_X86_LOCAL_APIC
+	KUNIT_CASE(reserve_takes_the_pmu_from_perf),
+	KUNIT_CASE(reserve_refused_while_perf_holds),
+	KUNIT_CASE(generic_model_reserves_no_pmc),
+#endif
 #ifdef CONFIG_PERFCTR_INTERRUPT_SUPPORT
 	KUNIT_CASE(self_ipi_reaches_the_handler),
 #endif
