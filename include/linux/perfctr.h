@@ -111,18 +111,20 @@ static inline void perfctr_exit_thread(struct task_struct *tsk)
 		__vperfctr_exit(tsk);
 }
 
-/* switch_to(), interrupts off: suspend prev's counters. */
+/*
+ * switch_to(), interrupts off, and only for a thread whose TIF_PERFCTR
+ * the caller found set (x86: in the flags __switch_to_xtra() already
+ * read), so the hot path tests it once: suspend prev's counters.
+ */
 static inline void perfctr_suspend_thread(struct task_struct *prev)
 {
-	if (test_tsk_thread_flag(prev, TIF_PERFCTR))
-		__vperfctr_suspend(prev->thread.perfctrs);
+	__vperfctr_suspend(prev->thread.perfctrs);
 }
 
-/* switch_to(), interrupts off: resume next's counters. */
+/* The same for next: resume its counters. */
 static inline void perfctr_resume_thread(struct task_struct *next)
 {
-	if (test_tsk_thread_flag(next, TIF_PERFCTR))
-		__vperfctr_resume(next->thread.perfctrs);
+	__vperfctr_resume(next->thread.perfctrs);
 }
 
 /* Timer tick, interrupts off: sample before a hardware counter wraps. */
