@@ -489,9 +489,12 @@ out_put:
 	return err;
 }
 
+/*
+ * The fields of struct vperfctr_control that are not the CPU control;
+ * perfctr_cpu_update_control() validates cpu_control itself.
+ */
 static int vperfctr_check_control(const struct vperfctr_control *ctl)
 {
-	const struct perfctr_cpu_control *cc = &ctl->cpu_control;
 	unsigned int i;
 
 	if (ctl->flags & ~VPERFCTR_CONTROL_FLAGS || ctl->_reserved0)
@@ -499,18 +502,10 @@ static int vperfctr_check_control(const struct vperfctr_control *ctl)
 	for (i = 0; i < ARRAY_SIZE(ctl->_reserved); i++)
 		if (ctl->_reserved[i])
 			return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(cc->_reserved); i++)
-		if (cc->_reserved[i])
-			return -EINVAL;
-	if (cc->nractrs > PERFCTR_NRCTRS || cc->nrictrs > PERFCTR_NRCTRS ||
-	    cc->nractrs + cc->nrictrs > PERFCTR_NRCTRS)
-		return -EINVAL;
-	if (cc->tsc_on > 1)
-		return -EINVAL;
 	if (ctl->preserve & ~GENMASK(PERFCTR_NRCTRS - 1, 0))
 		return -EINVAL;
-	if (cc->nrictrs ? !valid_signal(ctl->si_signo) || !ctl->si_signo
-			: ctl->si_signo < 0 || !valid_signal(ctl->si_signo))
+	if (ctl->cpu_control.nrictrs ? !valid_signal(ctl->si_signo) || !ctl->si_signo
+				     : ctl->si_signo < 0 || !valid_signal(ctl->si_signo))
 		return -EINVAL;
 	return 0;
 }

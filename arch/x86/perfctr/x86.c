@@ -53,18 +53,23 @@ static atomic_t perfctr_control_id = ATOMIC_INIT(0);
  * Model-specific operations.  The TSC part of suspend/resume/sample is
  * common to every model and done here; the models handle the PMCs.
  */
+/* Pentium 4 control data, which only a P4 model may accept. */
+static bool has_p4_fields(const struct perfctr_cpu_control *cc)
+{
+	unsigned int i;
+
+	for (i = 0; i < PERFCTR_NRCTRS; i++)
+		if (cc->p4.escr[i])
+			return true;
+	return cc->p4.pebs_enable || cc->p4.pebs_matrix_vert;
+}
+
 static int generic_check_control(struct perfctr_cpu_state *state, int is_global)
 {
 	const struct perfctr_cpu_control *cc = &state->control;
-	unsigned int i;
 
 	/* Only the TSC: no PMCs, nothing of the P4. */
-	if (cc->nractrs || cc->nrictrs)
-		return -EINVAL;
-	for (i = 0; i < PERFCTR_NRCTRS; i++)
-		if (cc->p4.escr[i])
-			return -EINVAL;
-	if (cc->p4.pebs_enable || cc->p4.pebs_matrix_vert)
+	if (cc->nractrs || cc->nrictrs || has_p4_fields(cc))
 		return -EINVAL;
 	return 0;
 }
@@ -229,12 +234,7 @@ static int p6_check_control(struct perfctr_cpu_state *state, int is_global)
 	/* On the P6, PERFCTR1 counts only with EVNTSEL0's enable set. */
 	if (m->global_enable && mask == BIT(1))
 		return -EINVAL;
-	for (i = 0; i < PERFCTR_NRCTRS; i++)
-		if (cc->p4.escr[i])
-			return -EINVAL;
-	if (cc->p4.pebs_enable || cc->p4.pebs_matrix_vert)
-		return -EINVAL;
-	return 0;
+	return has_p4_fields(cc) ? -EINVAL : 0;
 }
 
 /* Load @state's control registers, writing only those that differ. */
@@ -324,7 +324,8 @@ int perfctr_cpu_update_control(struct perfctr_cpu_state *state, int is_global)
 	unsigned int i, nrctrs;
 	int err;
 
-	if (cc->tsc_on > 1 || cc->nractrs + cc->nrictrs > PERFCTR_NRCTRS)
+	if (cc->tsc_on > 1 || cc->nractrs > PERFCTR_NRCTRS ||
+	    cc->nrictrs > PERFCTR_NRCTRS - cc->nractrs)
 		return -EINVAL;
 	for (i = 0; i < ARRAY_SIZE(cc->_reserved); i++)
 		if (cc->_reserved[i])

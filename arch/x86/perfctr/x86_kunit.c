@@ -180,6 +180,15 @@ static int check2(struct kunit *test, const struct perfctr_x86_model *m,
 	return perfctr_cpu_update_control(mkstate(test, 2, maps, sels), 0);
 }
 
+/* A one-counter state on @m, not yet validated, for tests that edit it. */
+static struct perfctr_cpu_state *one_counter(struct kunit *test,
+					     const struct perfctr_x86_model *m,
+					     u32 map, u32 sel)
+{
+	sim_setup(test, m, 48);
+	return mkstate(test, 1, &map, &sel);
+}
+
 /* ---- P6 validation: each rule of low-level-x86.txt, both ways ---- */
 
 static void p6_accepts_counter0(struct kunit *test)
@@ -229,11 +238,9 @@ static void p6_rejects_int_in_amode(struct kunit *test)
 
 static void p6_rejects_imode_without_interrupts(struct kunit *test)
 {
-	struct perfctr_cpu_state *st;
-	u32 map = 0, sel = INT | EN | USR | EVENT;
+	struct perfctr_cpu_state *st = one_counter(test, &perfctr_x86_p6, 0,
+						   INT | EN | USR | EVENT);
 
-	sim_setup(test, &perfctr_x86_p6, 40);
-	st = mkstate(test, 1, &map, &sel);
 	st->control.nractrs = 0;
 	st->control.nrictrs = 1;
 	st->control.ireset[0] = -100;
@@ -272,22 +279,16 @@ static void p6_rejects_too_many_counters(struct kunit *test)
 
 static void p6_rejects_evntsel_high(struct kunit *test)
 {
-	struct perfctr_cpu_state *st;
-	u32 map = 0, sel = EN | USR | EVENT;
+	struct perfctr_cpu_state *st = one_counter(test, &perfctr_x86_p6, 0, EN | USR | EVENT);
 
-	sim_setup(test, &perfctr_x86_p6, 40);
-	st = mkstate(test, 1, &map, &sel);
 	st->control.evntsel_high[0] = 1;
 	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
 }
 
 static void p6_rejects_p4_fields(struct kunit *test)
 {
-	struct perfctr_cpu_state *st;
-	u32 map = 0, sel = EN | USR | EVENT;
+	struct perfctr_cpu_state *st = one_counter(test, &perfctr_x86_p6, 0, EN | USR | EVENT);
 
-	sim_setup(test, &perfctr_x86_p6, 40);
-	st = mkstate(test, 1, &map, &sel);
 	st->control.p4.escr[0] = 1;
 	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
 }
@@ -544,11 +545,8 @@ static void arch_rejects_duplicate_fixed(struct kunit *test)
 
 static void arch_rejects_evntsel_high(struct kunit *test)
 {
-	struct perfctr_cpu_state *st;
-	u32 map = 0, sel = EN | USR | EVENT;
+	struct perfctr_cpu_state *st = one_counter(test, ARCH, 0, EN | USR | EVENT);
 
-	sim_setup(test, ARCH, 48);
-	st = mkstate(test, 1, &map, &sel);
 	st->control.evntsel_high[0] = 1;
 	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
 }
@@ -652,22 +650,16 @@ static void arch_wraps_at_48_bits(struct kunit *test)
 
 static void amd_accepts_high_event_bits(struct kunit *test)
 {
-	struct perfctr_cpu_state *st;
-	u32 map = 0, sel = EN | USR | 0xc0;
+	struct perfctr_cpu_state *st = one_counter(test, AMD, 0, EN | USR | 0xc0);
 
-	sim_setup(test, AMD, 48);
-	st = mkstate(test, 1, &map, &sel);
 	st->control.evntsel_high[0] = 0xf;
 	KUNIT_EXPECT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
 }
 
 static void amd_rejects_host_guest_bits(struct kunit *test)
 {
-	struct perfctr_cpu_state *st;
-	u32 map = 0, sel = EN | USR | 0xc0;
+	struct perfctr_cpu_state *st = one_counter(test, AMD, 0, EN | USR | 0xc0);
 
-	sim_setup(test, AMD, 48);
-	st = mkstate(test, 1, &map, &sel);
 	st->control.evntsel_high[0] = 0x100;	/* GuestOnly */
 	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
 	st->control.evntsel_high[0] = 0x200;	/* HostOnly */
@@ -691,11 +683,9 @@ static void amd_rejects_fixed_maps(struct kunit *test)
 
 static void amd_writes_64bit_event_select_at_stride_2(struct kunit *test)
 {
-	struct perfctr_cpu_state *st;
-	u32 map = 5, sel = EN | OS | 0x76;
+	u32 sel = EN | OS | 0x76;
+	struct perfctr_cpu_state *st = one_counter(test, AMD, 5, sel);
 
-	sim_setup(test, AMD, 48);
-	st = mkstate(test, 1, &map, &sel);
 	st->control.evntsel_high[0] = 0x3;
 	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
 	run(st, 7);

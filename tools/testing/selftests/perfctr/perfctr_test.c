@@ -830,7 +830,8 @@ FIXTURE_VARIANT(bad_control) {
 
 enum {
 	F_NULL, F_RESERVED0, F_RESERVED, F_CC_RESERVED, F_FLAGS, F_NRACTRS,
-	F_NRICTRS, F_TOO_MANY, F_TSC_ON, F_SIGNO, F_ESCR, F_PEBS, F_PRESERVE
+	F_NRICTRS, F_TOO_MANY, F_TSC_ON, F_SIGNO, F_ESCR, F_PEBS, F_PRESERVE,
+	F_COUNT_WRAP
 };
 
 FIXTURE_VARIANT_ADD(bad_control, null_pointer) { .field = F_NULL, .err = EFAULT };
@@ -846,6 +847,7 @@ FIXTURE_VARIANT_ADD(bad_control, negative_signal) { .field = F_SIGNO, .err = EIN
 FIXTURE_VARIANT_ADD(bad_control, p4_escr_on_generic) { .field = F_ESCR, .err = EINVAL };
 FIXTURE_VARIANT_ADD(bad_control, pebs_on_generic) { .field = F_PEBS, .err = EINVAL };
 FIXTURE_VARIANT_ADD(bad_control, preserve_out_of_range) { .field = F_PRESERVE, .err = EINVAL };
+FIXTURE_VARIANT_ADD(bad_control, counts_wrapping_u32) { .field = F_COUNT_WRAP, .err = EINVAL };
 
 TEST_F(bad_control, refused_and_nothing_changes)
 {
@@ -889,6 +891,11 @@ TEST_F(bad_control, refused_and_nothing_changes)
 		break;
 	case F_PRESERVE:
 		c.preserve = 0x80000000;
+		break;
+	case F_COUNT_WRAP:	/* nractrs + nrictrs wraps to 0 in 32 bits */
+		c.cpu_control.nractrs = 0xffffffff;
+		c.cpu_control.nrictrs = 1;
+		c.si_signo = SIGIO;
 		break;
 	}
 	spin_ms(2);
