@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Build the patched kernel for ARCH (x86_64) out of tree, incrementally:
-# tinyconfig + scripts/config/ARCH.config + the selftests' config
-# fragment, each option checked to have survived olddefconfig.
+# Build the patched kernel for ARCH (x86_64, ppc64) out of tree,
+# incrementally: tinyconfig + scripts/config/ARCH.config + the debug and
+# test fragments, each option checked to have survived olddefconfig.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -10,22 +10,26 @@ arch=${1:-x86_64}
 variant=${2:-}	# "": test kernel; "base": unpatched; "bench", "bench-base":
 		# the same without the debug checkers, for benchmarks
 case $arch in
-x86_64) karch=x86; image=arch/x86/boot/bzImage ;;
+x86_64) karch=x86; image=arch/x86/boot/bzImage; cross= ;;
+ppc64) karch=powerpc; image=vmlinux; cross=powerpc64le-linux-gnu- ;;
 *) die "unknown arch $arch" ;;
 esac
+kmake() { make -C "$src" O="$out" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} "$@"; }
 
 cfg=$TOP/scripts/config
-case $variant in
-"")	src=$CACHE/src; out=$CACHE/build/$arch
+case $arch/$variant in
+ppc64/)	src=$CACHE/src; out=$CACHE/build/$arch
+	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config") ;;
+*/)	src=$CACHE/src; out=$CACHE/build/$arch
 	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config"
 	       "$TOP/tools/testing/selftests/perfctr/config" "$cfg/perfctr-kunit.config") ;;
-base)	src=$CACHE/pristine; out=$CACHE/build/$arch-base
+*/base)	src=$CACHE/pristine; out=$CACHE/build/$arch-base
 	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config") ;;
-bench)	src=$CACHE/src; out=$CACHE/build/$arch-bench
+*/bench)	src=$CACHE/src; out=$CACHE/build/$arch-bench
 	frags=("$cfg/$arch.config" "$TOP/tools/testing/selftests/perfctr/config") ;;
-bench-base) src=$CACHE/pristine; out=$CACHE/build/$arch-bench-base
+*/bench-base) src=$CACHE/pristine; out=$CACHE/build/$arch-bench-base
 	frags=("$cfg/$arch.config") ;;
-bench-off) src=$CACHE/src; out=$CACHE/build/$arch-bench-off	# series, PERFCTR=n
+*/bench-off) src=$CACHE/src; out=$CACHE/build/$arch-bench-off	# series, PERFCTR=n
 	frags=("$cfg/$arch.config") ;;
 *)	die "unknown variant $variant" ;;
 esac
@@ -33,10 +37,10 @@ mkdir -p "$out"
 sum=$(cat "${frags[@]}" | sha1sum | cut -c1-40)
 if [[ ! -f $out/.config || $(cat "$out/.fragsum" 2>/dev/null) != "$sum" ]]; then
 	log "configuring $arch${variant:+ ($variant)}"
-	make -s -C "$src" O="$out" ARCH=$karch tinyconfig >/dev/null
+	kmake -s tinyconfig >/dev/null
 	KCONFIG_CONFIG=$out/.config "$src/scripts/kconfig/merge_config.sh" -m -O "$out" \
 		"$out/.config" "${frags[@]}" >/dev/null
-	make -s -C "$src" O="$out" ARCH=$karch olddefconfig >/dev/null
+	kmake -s olddefconfig >/dev/null
 	bad=0
 	while IFS= read -r line; do
 		if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
@@ -49,16 +53,16 @@ if [[ ! -f $out/.config || $(cat "$out/.fragsum" 2>/dev/null) != "$sum" ]]; then
 	echo "$sum" > "$out/.fragsum"
 fi
 log "building $arch${variant:+ ($variant)} kernel (incremental)"
-if ! make -C "$src" O="$out" ARCH=$karch -j"$(nproc)" ${KBUILD_EXTRA:-} >"$out/build.log" 2>&1; then
+if ! kmake -j"$(nproc)" ${KBUILD_EXTRA:-} >"$out/build.log" 2>&1; then
 	grep -E 'error|Error' "$out/build.log" | head -40 >&2
 	die "kernel build failed: $out/build.log"
 fi
-if grep -E '^[^ ]+:[0-9]+:[0-9]+: warning' "$out/build.log" | grep -E "^$src/(kernel/perfctr/|arch/x86/perfctr/|include/(uapi/)?linux/perfctr|kernel/ptrace\.c|arch/x86/kernel/process\.c|kernel/time/timer\.c|fs/exec\.c)" >&2; then
+if grep -E '^[^ ]+:[0-9]+:[0-9]+: warning' "$out/build.log" | grep -E "^$src/(kernel/perfctr/|arch/(x86|powerpc)/perfctr/|(arch/[a-z0-9]+/)?include/(uapi/)?(linux|asm)/perfctr|kernel/ptrace\.c|arch/(x86|powerpc)/kernel/process\.c|kernel/time/timer\.c|fs/exec\.c)" >&2; then
 	die "the build warns in perfctr code"
 fi
 if [[ -z $variant ]]; then
 	# perfctr's own objects again with W=1 and sparse: both must be silent.
-	if ! make -C "$src" O="$out" ARCH=$karch W=1 C=2 kernel/perfctr/ arch/x86/perfctr/ \
+	if ! kmake W=1 C=2 kernel/perfctr/ arch/$karch/perfctr/ \
 			>"$out/w1-sparse.log" 2>&1; then
 		cat "$out/w1-sparse.log" >&2; die "W=1/sparse build of perfctr failed"
 	fi

@@ -74,11 +74,13 @@ def add_git_headers(text):
     out = []
     for i, line in enumerate(lines):
         nxt = lines[i + 1] if i + 1 < len(lines) else ''
-        if (line.startswith('--- a/') and nxt.startswith('+++ b/') and
+        if (line.startswith(('--- a/', '--- /dev/null')) and nxt.startswith('+++ b/') and
                 not re.match(r'(diff --git |index |new file mode |deleted file mode )',
                              out[-1] if out else '')):
             path = nxt[6:].split('\t')[0].rstrip('\n')
             out.append(f'diff --git a/{path} b/{path}\n')
+            if line.startswith('--- /dev/null'):	# regenerated anyway
+                out.append('new file mode 100644\n')
         out.append(line)
     return ''.join(out)
 
@@ -92,6 +94,11 @@ def split_patch(text):
     # The header ends at the '---' line before the diffstat.
     hm = re.search(r'^---\n', head, re.M)
     header = head[:hm.start()] if hm else head
+    # Hunks in a form not recognised above would be dropped: refuse.
+    stray = re.search(r'^(---|\+\+\+) \S.*$', head[hm.end():] if hm else head, re.M)
+    if stray:
+        sys.exit(f'unrecognised hunk header "{stray.group(0)}" '
+                 '(refresh with "-p ab": see scripts/quilt-tree.sh)')
     if body.endswith(TRAILER):
         body = body[:-len(TRAILER)]
     chunks = {}
@@ -104,6 +111,8 @@ def split_patch(text):
 
 
 def diffstat(diffs):
+    if not diffs:		# a patch being started: its hunks come next
+        return ''
     out = subprocess.run(['git', 'apply', '--stat', '--summary', '-'],
                          input=diffs, capture_output=True, text=True,
                          cwd='/')

@@ -15,10 +15,19 @@ q=$CACHE/quilt
 rm -rf "$q"
 cp -al "$CACHE/pristine" "$q"
 # quilt writes files anew (it never edits through the hard links).
+# The settings are a quiltrc of their own, passed with --quiltrc: quilt
+# would let /etc/quilt.quiltrc override them if they were only exported.
+cat > "$q/.quiltrc" <<EOT
+QUILT_PATCHES=$TOP/patches
+QUILT_SERIES=$TOP/series
+QUILT_PC=.pc
+QUILT_REFRESH_ARGS="-p ab --no-timestamps --no-index"
+QUILT_DIFF_ARGS="-p ab --no-timestamps --no-index"
+QUILT_PATCH_OPTS="--fuzz=0"
+QUILT_NO_DIFF_TIMESTAMPS=1
+EOT
 cat > "$q/.quiltrc-perfctr" <<EOT
-export QUILT_PATCHES=$TOP/patches QUILT_SERIES=$TOP/series QUILT_PC=.pc
-export QUILT_REFRESH_ARGS="-p ab --no-timestamps --no-index"
-export QUILT_PATCH_OPTS="--fuzz=0" QUILT_NO_DIFF_TIMESTAMPS=1
+quilt() { command quilt --quiltrc "$q/.quiltrc" "\$@"; }
 EOT
 (cd "$q" && . ./.quiltrc-perfctr && quilt push -aq >/dev/null)
 log "quilt tree ready: cd $q && . ./.quiltrc-perfctr"

@@ -16,7 +16,9 @@ BASE_PIN=7.3.4-1~bpo13+1
 
 need_pkgs=(build-essential flex bison bc libelf-dev libssl-dev cpio kmod rsync
 	   quilt busybox-static gcc-i686-linux-gnu libc6-dev-i386-cross
-	   xz-utils python3 sparse git cpio file)
+	   xz-utils python3 sparse git cpio file
+	   gcc-powerpc64le-linux-gnu gcc-powerpc-linux-gnu
+	   libc6-dev-ppc64el-cross libc6-dev-powerpc-cross)
 
 apt_sources() {
 	# The archive URI is taken from the machine's own sources, never spelled
@@ -64,7 +66,8 @@ install_pkgs() {
 	done
 	local qver
 	qver=$(qemu-system-x86_64 --version 2>/dev/null | awk 'NR==1 { print $4 }' || true)
-	if [[ ${qver%%.*} != 10 && ${qver%%.*} -lt 10 ]] 2>/dev/null || [[ -z $qver ]]; then
+	if [[ ${qver%%.*} != 10 && ${qver%%.*} -lt 10 ]] 2>/dev/null || [[ -z $qver ]] ||
+	   ! command -v qemu-system-ppc64 >/dev/null || ! command -v qemu-system-ppc >/dev/null; then
 		QEMU_NEEDED=1
 	fi
 	if ((${#missing[@]})) || [[ -n ${QEMU_NEEDED:-} ]]; then

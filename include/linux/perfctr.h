@@ -79,6 +79,21 @@ void perfctr_cpu_ireload(struct perfctr_cpu_state *state);
 /* CPUs on which user space must not run counters (always empty today). */
 extern cpumask_t perfctr_cpus_forbidden_mask;
 
+/*
+ * Sections that change a running state keep out the overflow interrupt.
+ * It is an ordinary interrupt on x86 and ppc32, so interrupts off is
+ * enough, and the switch and tick hooks already run so; on ppc64 it is
+ * an NMI unless masked on its own, and <asm/perfctr.h> says how.
+ */
+#ifndef perfctr_irq_save
+#define perfctr_irq_save(flags)		local_irq_save(flags)
+#define perfctr_irq_restore(flags)	local_irq_restore(flags)
+#endif
+#ifndef perfctr_pmi_save
+#define perfctr_pmi_save(flags)		((flags) = 0)
+#define perfctr_pmi_restore(flags)	((void)(flags))
+#endif
+
 #endif /* CONFIG_PERFCTR */
 
 #ifdef CONFIG_PERFCTR_VIRTUAL

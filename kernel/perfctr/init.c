@@ -19,9 +19,9 @@ cpumask_t perfctr_cpus_forbidden_mask;
 
 /*
  * The user ABI has one layout for 32- and 64-bit user space (x86: i386,
- * x32 and x86_64).  These are the sizes and offsets every one of them
- * must see; tools/testing/selftests/perfctr/abi_layout.c checks the same
- * numbers in user space compiled each way.
+ * x32 and x86_64; powerpc: ppc32 and ppc64).  These are the sizes and
+ * offsets every one of them must see; tools/testing/selftests/perfctr/
+ * abi_layout.h checks the same numbers in user space compiled each way.
  */
 static_assert(sizeof(struct perfctr_info) == 64);
 static_assert(offsetof(struct perfctr_info, cpu_type) == 36);
@@ -39,6 +39,12 @@ static_assert(sizeof(struct vperfctr_state) <= PAGE_SIZE);
 static_assert(sizeof(struct perfctr_cpu_control) == 400);
 static_assert(sizeof(struct vperfctr_control) == 432);
 static_assert(sizeof(struct perfctr_cpu_state) == 32 + 16 * 18 + 400);
+#endif
+#ifdef CONFIG_PPC
+static_assert(offsetof(struct perfctr_cpu_control, ppc) == 112);
+static_assert(sizeof(struct perfctr_cpu_control) == 152);
+static_assert(sizeof(struct vperfctr_control) == 184);
+static_assert(sizeof(struct perfctr_cpu_state) == 32 + 16 * 8 + 152);
 #endif
 
 static unsigned int perfctr_mask_words(void)

@@ -23,6 +23,7 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/init.h>
+#include <linux/irq_work.h>
 #include <linux/mm.h>
 #include <linux/mount.h>
 #include <linux/mutex.h>
@@ -56,6 +57,16 @@ struct vperfctr {
 	unsigned int sample_ticks;	/* ticks until the next sample */
 	int si_signo;
 	unsigned int flags;		/* VPERFCTR_CONTROL_* */
+	bool has_pmu;			/* holds a PMU reservation */
+	/*
+	 * After an i-mode overflow: the cstatus that vperfctr_iresume()
+	 * restores (0 when not suspended by an overflow), and the overflown
+	 * counters not yet signalled, sent from signal_work because the
+	 * overflow interrupt may be an NMI.
+	 */
+	unsigned int iresume_cstatus;
+	atomic_t ovf_mask;
+	struct irq_work signal_work;
 	/*
 	 * vperfctr_control()'s argument and the state it is validated in:
 	 * here rather than allocated per call.  Only one control runs at a
@@ -67,7 +78,7 @@ struct vperfctr {
 
 static struct vfsmount *vperfctr_mnt __ro_after_init;
 static DEFINE_MUTEX(vperfctr_reserve_mutex);
-static unsigned int vperfctr_nr_states;	/* vperfctr_reserve_mutex */
+static unsigned int vperfctr_nr_pmu_users;	/* vperfctr_reserve_mutex */
 
 static inline struct perfctr_cpu_state *cpu_state(struct vperfctr *perfctr)
 {
@@ -97,13 +108,36 @@ static inline void vperfctr_write_end(struct vperfctr *perfctr)
 	WRITE_ONCE(st->sequence, st->sequence + 1);
 }
 
-/* Called with interrupts off on the owner's CPU. */
+/*
+ * An i-mode counter overflowed (found at a suspend): re-arm it, keep only
+ * the TSC running until vperfctr_iresume(), and signal the owner.  Inside
+ * a write section, interrupts off.
+ */
+static void vperfctr_overflow(struct vperfctr *perfctr)
+{
+	struct perfctr_cpu_state *st = cpu_state(perfctr);
+	unsigned int mask = perfctr_cpu_identify_overflow(st);
+
+	if (!mask)
+		return;
+	perfctr_cpu_ireload(st);
+	perfctr->iresume_cstatus = st->cstatus;
+	st->cstatus = perfctr_cstatus_has_tsc(st->cstatus) ? perfctr_mk_cstatus(1, 0, 0) : 0;
+	atomic_or(mask, &perfctr->ovf_mask);
+	irq_work_queue(&perfctr->signal_work);
+}
+
+/* Called with interrupts (and the overflow interrupt) off on the owner's CPU. */
 static void vperfctr_suspend_locked(struct vperfctr *perfctr)
 {
-	if (!perfctr_cstatus_enabled(cpu_state(perfctr)->cstatus))
+	struct perfctr_cpu_state *st = cpu_state(perfctr);
+
+	if (!perfctr_cstatus_enabled(st->cstatus))
 		return;
 	vperfctr_write_begin(perfctr);
-	perfctr_cpu_suspend(cpu_state(perfctr));
+	perfctr_cpu_suspend(st);
+	if (perfctr_cstatus_has_ictrs(st->cstatus))
+		vperfctr_overflow(perfctr);
 	vperfctr_write_end(perfctr);
 }
 
@@ -127,24 +161,123 @@ static void vperfctr_sample_locked(struct vperfctr *perfctr)
 	perfctr->sample_ticks = VPERFCTR_SAMPLE_TICKS;
 }
 
-/* The thread-management hooks (include/linux/perfctr.h). */
+/*
+ * The thread-management hooks (include/linux/perfctr.h), called with
+ * interrupts off; where the overflow interrupt is an NMI unless masked
+ * on its own (ppc64), it is masked too.
+ */
 void __vperfctr_suspend(struct vperfctr *perfctr)
 {
+	unsigned long flags;
+
+	perfctr_pmi_save(flags);
 	vperfctr_suspend_locked(perfctr);
+	perfctr_pmi_restore(flags);
 }
 
 void __vperfctr_resume(struct vperfctr *perfctr)
 {
+	unsigned long flags;
+
+	perfctr_pmi_save(flags);
 	vperfctr_resume_locked(perfctr);
+	perfctr_pmi_restore(flags);
 }
 
 void __vperfctr_sample(struct vperfctr *perfctr)
 {
+	unsigned long flags;
+
 	if (perfctr->sample_ticks > 1) {
 		perfctr->sample_ticks--;
 		return;
 	}
+	perfctr_pmi_save(flags);
 	vperfctr_sample_locked(perfctr);
+	perfctr_pmi_restore(flags);
+}
+
+#ifdef CONFIG_PERFCTR_INTERRUPT_SUPPORT
+/*
+ * The overflow interrupt, on the CPU where current's counters run; maybe
+ * an NMI, but never inside one of the sections above.  The suspend finds
+ * the overflown counters (vperfctr_overflow()); the resume restarts what
+ * still runs.  An interrupt for a state without i-mode counters (a late
+ * one, after a control change) just samples it.
+ */
+static void vperfctr_ihandler(unsigned long pc)
+{
+	struct task_struct *tsk = current;
+
+	if (!test_tsk_thread_flag(tsk, TIF_PERFCTR))
+		return;
+	vperfctr_suspend_locked(tsk->thread.perfctrs);
+	vperfctr_resume_locked(tsk->thread.perfctrs);
+}
+#endif
+
+/* Send the overflow signal: si_pmc_ovf_mask is the first int of _sifields. */
+static void vperfctr_signal_work(struct irq_work *work)
+{
+	struct vperfctr *perfctr = container_of(work, struct vperfctr, signal_work);
+	unsigned int mask = atomic_xchg(&perfctr->ovf_mask, 0);
+	struct kernel_siginfo si;
+	struct task_struct *tsk;
+
+	if (!mask)
+		return;
+	clear_siginfo(&si);
+	si.si_signo = perfctr->si_signo;
+	si.si_code = SI_PMC_OVF;
+	/* SIL_KILL layout for this si_code: 32-bit compat copies si_pid too. */
+	si.si_pid = mask;
+	rcu_read_lock();
+	tsk = READ_ONCE(perfctr->owner);
+	if (tsk)
+		send_sig_info(si.si_signo, &si, tsk);
+	rcu_read_unlock();
+}
+
+/*
+ * PMU reservation: held while at least one state has a control with
+ * programmable counters, so that perf_events' hardware events and a
+ * thread using only the TSC do not exclude each other.
+ */
+static int vperfctr_get_pmu(struct vperfctr *perfctr)
+{
+	const char *other = NULL;
+
+	if (perfctr->has_pmu)
+		return 0;
+	mutex_lock(&vperfctr_reserve_mutex);
+	if (!vperfctr_nr_pmu_users) {
+		other = perfctr_cpu_reserve(VPERFCTR_SERVICE);
+#ifdef CONFIG_PERFCTR_INTERRUPT_SUPPORT
+		if (!other)
+			perfctr_cpu_set_ihandler(vperfctr_ihandler);
+#endif
+	}
+	if (!other)
+		vperfctr_nr_pmu_users++;
+	mutex_unlock(&vperfctr_reserve_mutex);
+	if (other) {
+		pr_info_ratelimited("perfctr: the performance counters are in use by %s\n",
+				    other);
+		return -EBUSY;
+	}
+	perfctr->has_pmu = true;
+	return 0;
+}
+
+static void vperfctr_put_pmu(struct vperfctr *perfctr)
+{
+	if (!perfctr->has_pmu)
+		return;
+	perfctr->has_pmu = false;
+	mutex_lock(&vperfctr_reserve_mutex);
+	if (!--vperfctr_nr_pmu_users)
+		perfctr_cpu_release(VPERFCTR_SERVICE);
+	mutex_unlock(&vperfctr_reserve_mutex);
 }
 
 /* Object lifetime. */
@@ -152,10 +285,8 @@ static void vperfctr_put(struct vperfctr *perfctr)
 {
 	if (!refcount_dec_and_test(&perfctr->refcnt))
 		return;
-	mutex_lock(&vperfctr_reserve_mutex);
-	if (!--vperfctr_nr_states)
-		perfctr_cpu_release(VPERFCTR_SERVICE);
-	mutex_unlock(&vperfctr_reserve_mutex);
+	irq_work_sync(&perfctr->signal_work);
+	vperfctr_put_pmu(perfctr);
 	__free_page(perfctr->page);
 	kfree(perfctr);
 }
@@ -163,7 +294,6 @@ static void vperfctr_put(struct vperfctr *perfctr)
 static struct vperfctr *vperfctr_alloc(void)
 {
 	struct vperfctr *perfctr;
-	const char *other;
 
 	perfctr = kzalloc_obj(*perfctr);
 	if (!perfctr)
@@ -173,21 +303,8 @@ static struct vperfctr *vperfctr_alloc(void)
 		kfree(perfctr);
 		return ERR_PTR(-ENOMEM);
 	}
-	mutex_lock(&vperfctr_reserve_mutex);
-	if (!vperfctr_nr_states) {
-		other = perfctr_cpu_reserve(VPERFCTR_SERVICE);
-		if (other) {
-			mutex_unlock(&vperfctr_reserve_mutex);
-			pr_info_ratelimited("perfctr: counters are in use by %s\n", other);
-			__free_page(perfctr->page);
-			kfree(perfctr);
-			return ERR_PTR(-EBUSY);
-		}
-	}
-	vperfctr_nr_states++;
-	mutex_unlock(&vperfctr_reserve_mutex);
-
 	refcount_set(&perfctr->refcnt, 1);
+	init_irq_work(&perfctr->signal_work, vperfctr_signal_work);
 	perfctr->state = page_address(perfctr->page);
 	perfctr->state->magic = VPERFCTR_STATE_MAGIC;
 	perfctr->state->abi_version = PERFCTR_ABI_VERSION;
@@ -204,13 +321,14 @@ static void vperfctr_stop(struct vperfctr *perfctr, bool is_current)
 {
 	unsigned long flags;
 
-	local_irq_save(flags);
+	perfctr_irq_save(flags);
 	if (is_current)
 		vperfctr_suspend_locked(perfctr);
 	vperfctr_write_begin(perfctr);
 	cpu_state(perfctr)->cstatus = 0;
 	vperfctr_write_end(perfctr);
-	local_irq_restore(flags);
+	perfctr->iresume_cstatus = 0;
+	perfctr_irq_restore(flags);
 }
 
 /* Detach from the owner and drop the owner's reference. */
@@ -538,8 +656,13 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	err = perfctr_cpu_update_control(next, 0);
 	if (err)
 		goto out;
+	if (perfctr_cstatus_nrctrs(next->cstatus)) {
+		err = vperfctr_get_pmu(perfctr);
+		if (err)
+			goto out;
+	}
 
-	local_irq_save(flags);
+	perfctr_irq_save(flags);
 	if (tsk == current)
 		vperfctr_suspend_locked(perfctr);
 	vperfctr_write_begin(perfctr);
@@ -553,11 +676,15 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	st->k1 = next->k1;
 	st->cstatus = next->cstatus;
 	vperfctr_write_end(perfctr);
+	perfctr->iresume_cstatus = 0;
 	perfctr->si_signo = ctl->si_signo;
 	perfctr->flags = ctl->flags;
 	if (tsk == current)
 		vperfctr_resume_locked(perfctr);
-	local_irq_restore(flags);
+	perfctr_irq_restore(flags);
+	/* No programmable counters any more: let perf_events have the PMU. */
+	if (!perfctr_cstatus_nrctrs(next->cstatus))
+		vperfctr_put_pmu(perfctr);
 out:
 	vperfctr_end(tsk);
 	return err;
@@ -589,16 +716,21 @@ static int do_vperfctr_iresume(struct vperfctr *perfctr)
 		return PTR_ERR(tsk);
 	if (!(perfctr_info.cpu_features & PERFCTR_FEATURE_PCINT)) {
 		err = -EOPNOTSUPP;
-	} else if (!perfctr_cstatus_has_ictrs(st->cstatus)) {
+	} else if (!perfctr_cstatus_has_ictrs(perfctr->iresume_cstatus)) {
+		/* No i-mode counters, or not suspended by an overflow. */
 		err = -EINVAL;
 	} else {
-		local_irq_save(flags);
+		perfctr_irq_save(flags);
 		if (tsk == current)
 			vperfctr_suspend_locked(perfctr);
+		vperfctr_write_begin(perfctr);
+		st->cstatus = perfctr->iresume_cstatus;
 		perfctr_cpu_ireload(st);
+		vperfctr_write_end(perfctr);
+		perfctr->iresume_cstatus = 0;
 		if (tsk == current)
 			vperfctr_resume_locked(perfctr);
-		local_irq_restore(flags);
+		perfctr_irq_restore(flags);
 	}
 	vperfctr_end(tsk);
 	return err;
@@ -625,13 +757,13 @@ static int do_vperfctr_read(struct vperfctr *perfctr,
 	tsk = vperfctr_begin(perfctr, false);
 	if (IS_ERR(tsk))
 		return PTR_ERR(tsk);
-	local_irq_save(flags);
+	perfctr_irq_save(flags);
 	if (tsk == current)
 		vperfctr_sample_locked(perfctr);
 	sum.tsc = st->tsc_sum;
 	for (i = 0; i < PERFCTR_NRCTRS; i++)
 		sum.pmc[i] = st->pmc[i].sum;
-	local_irq_restore(flags);
+	perfctr_irq_restore(flags);
 	head.si_signo = perfctr->si_signo;
 	head.flags = perfctr->flags;
 

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfctr low-level driver for powerpc: the common part.
+ *
+ * The "TSC" is the timebase.  The CPU models (ppc64.c: POWER8/9/10,
+ * ppc32.c: 604/750/74xx) handle the PMCs; the model is chosen once at
+ * boot, and its operations are reached through static calls (an indirect
+ * call on ppc64, which has no static-call patching; patched trampolines
+ * on ppc32).  The generic model runs the timebase only.
+ *
+ * The PMU is shared with perf_events through reserve_pmc_hardware(): the
+ * first to take it holds it and the performance monitor interrupt (PMI),
+ * the other gets -EBUSY.
+ */
+#define pr_fmt(fmt) "perfctr: " fmt
+
+#include <linux/atomic.h>
+#include <linux/init.h>
+#include <linux/mutex.h>
+#include <linux/perfctr.h>
+#include <linux/percpu.h>
+#include <linux/printk.h>
+#include <linux/static_call.h>
+#include <asm/pmc.h>
+#include <asm/ptrace.h>
+#include <asm/time.h>
+
+#include "ppc.h"
+
+const char *perfctr_cpu_name = "generic PowerPC with timebase";
+static const struct perfctr_ppc_model *perfctr_model;
+static perfctr_ihandler_t perfctr_ihandler;
+
+DEFINE_PER_CPU(struct perfctr_ppc_cache, perfctr_ppc_cache);
+
+/* Unique ids for validated controls (the per-CPU control cache key). */
+static atomic_t perfctr_control_id = ATOMIC_INIT(0);
+
+static int generic_check_control(const struct perfctr_cpu_state *state)
+{
+	const struct perfctr_cpu_control *cc = &state->control;
+
+	if (cc->nractrs || cc->nrictrs || cc->ppc.mmcr0 || cc->ppc.mmcr1 ||
+	    cc->ppc.mmcr2 || cc->ppc.mmcra)
+		return -EINVAL;
+	return 0;
+}
+
+static void generic_pmcs(struct perfctr_cpu_state *state) { }
+
+DEFINE_STATIC_CALL(perfctr_ppc_check_control, generic_check_control);
+DEFINE_STATIC_CALL(perfctr_ppc_suspend_pmcs, generic_pmcs);
+DEFINE_STATIC_CALL(perfctr_ppc_resume_pmcs, generic_pmcs);
+DEFINE_STATIC_CALL(perfctr_ppc_sample_pmcs, generic_pmcs);
+
+/**
+ * perfctr_ppc_check_counters - the per-counter rules every model shares
+ * @cc: the control
+ * @nr_pmcs: the model's number of PMCs
+ *
+ * Each counter maps to its own PMC; a-mode counters have no ireset, and
+ * an i-mode counter's ireset is non-negative (it overflows when it turns
+ * negative); entries beyond the counters are zero.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int perfctr_ppc_check_counters(const struct perfctr_cpu_control *cc,
+			       unsigned int nr_pmcs)
+{
+	unsigned int i, nrctrs = cc->nractrs + cc->nrictrs, used = 0;
+
+	if (nrctrs > nr_pmcs)
+		return -EINVAL;
+	for (i = 0; i < nrctrs; i++) {
+		if (cc->pmc_map[i] >= nr_pmcs || used & BIT(cc->pmc_map[i]))
+			return -EINVAL;
+		used |= BIT(cc->pmc_map[i]);
+		if (i < cc->nractrs ? cc->ireset[i] != 0 : cc->ireset[i] < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * perfctr_cpu_update_control - validate a new control and install it
+ * @state: state whose @state->control was just set by the caller
+ * @is_global: ignored on powerpc
+ *
+ * Must not be called while @state has running i-mode counters.
+ *
+ * Return: 0, or -EINVAL when the control is invalid for this CPU; then
+ * @state is left as it was apart from @state->control.
+ */
+int perfctr_cpu_update_control(struct perfctr_cpu_state *state, int is_global)
+{
+	const struct perfctr_cpu_control *cc = &state->control;
+	unsigned int i, nrctrs;
+	int err;
+
+	if (cc->tsc_on > 1 || cc->nractrs > PERFCTR_NRCTRS ||
+	    cc->nrictrs > PERFCTR_NRCTRS - cc->nractrs || cc->_reserved0)
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(cc->_reserved); i++)
+		if (cc->_reserved[i])
+			return -EINVAL;
+	nrctrs = cc->nractrs + cc->nrictrs;
+	for (i = nrctrs; i < PERFCTR_NRCTRS; i++)
+		if (cc->pmc_map[i] || cc->evntsel[i] || cc->ireset[i])
+			return -EINVAL;
+	if (cc->nrictrs && !(perfctr_model && perfctr_model->features & PERFCTR_FEATURE_PCINT))
+		return -EINVAL;
+	err = static_call(perfctr_ppc_check_control)(state);
+	if (err)
+		return err;
+
+	state->cstatus = perfctr_mk_cstatus(cc->tsc_on, cc->nractrs, cc->nrictrs);
+	for (i = 0; i < PERFCTR_NRCTRS; i++) {
+		state->pmc[i].map = i < nrctrs ? cc->pmc_map[i] : 0;
+		state->pmc[i].start = i >= cc->nractrs && i < nrctrs ? cc->ireset[i] : 0;
+	}
+	do {
+		state->k1.id = atomic_inc_return(&perfctr_control_id);
+	} while (!state->k1.id);
+	state->k1.isuspend_cpu = -1;
+	return 0;
+}
+
+static inline u32 perfctr_read_tb_low(void)
+{
+	return (u32)get_tb();
+}
+
+/**
+ * perfctr_cpu_suspend - stop counting and fold the period into the sums
+ * @state: the running state; interrupts off
+ */
+void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
+{
+	if (perfctr_cstatus_nrctrs(state->cstatus))
+		static_call(perfctr_ppc_suspend_pmcs)(state);
+	if (perfctr_cstatus_has_tsc(state->cstatus))
+		state->tsc_sum += (u32)(perfctr_read_tb_low() - state->tsc_start);
+}
+
+/**
+ * perfctr_cpu_resume - start a counting period
+ * @state: the suspended state; interrupts off
+ */
+void perfctr_cpu_resume(struct perfctr_cpu_state *state)
+{
+	if (perfctr_cstatus_has_tsc(state->cstatus))
+		state->tsc_start = perfctr_read_tb_low();
+	if (perfctr_cstatus_nrctrs(state->cstatus))
+		static_call(perfctr_ppc_resume_pmcs)(state);
+}
+
+/**
+ * perfctr_cpu_sample - fold the counts so far into the sums, keep counting
+ * @state: the running state; interrupts off
+ */
+void perfctr_cpu_sample(struct perfctr_cpu_state *state)
+{
+	u32 now;
+
+	if (perfctr_cstatus_nrctrs(state->cstatus))
+		static_call(perfctr_ppc_sample_pmcs)(state);
+	if (perfctr_cstatus_has_tsc(state->cstatus)) {
+		now = perfctr_read_tb_low();
+		state->tsc_sum += (u32)(now - state->tsc_start);
+		state->tsc_start = now;
+	}
+}
+
+/**
+ * perfctr_cpu_set_ihandler - install the overflow interrupt handler
+ * @handler: called from the PMI (maybe as an NMI) while perfctr holds
+ *	the PMU
+ */
+void perfctr_cpu_set_ihandler(perfctr_ihandler_t handler)
+{
+	WRITE_ONCE(perfctr_ihandler, handler);
+}
+
+/**
+ * perfctr_cpu_identify_overflow - find and re-arm overflown i-mode counters
+ * @state: the state, just suspended
+ *
+ * A PowerPC counter overflows when it turns negative; each one found is
+ * reset to its ireset value (loaded at the next resume).
+ *
+ * Return: bit mask of the overflown counters, in control order.
+ */
+unsigned int perfctr_cpu_identify_overflow(struct perfctr_cpu_state *state)
+{
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	unsigned int mask = 0;
+
+	for (i = perfctr_cstatus_nractrs(state->cstatus); i < nrctrs; i++) {
+		if ((s32)state->pmc[i].start < 0) {
+			state->pmc[i].start = state->control.ireset[i];
+			mask |= BIT(i);
+		}
+	}
+	return mask;
+}
+
+/**
+ * perfctr_cpu_ireload - force the i-mode counters to be reloaded on resume
+ * @state: the suspended state
+ */
+void perfctr_cpu_ireload(struct perfctr_cpu_state *state)
+{
+	state->k1.isuspend_cpu = -1;
+}
+
+/* The PMI while perfctr holds the PMU: stop counting, tell the owner. */
+static void perfctr_ppc_pmi(struct pt_regs *regs)
+{
+	perfctr_ihandler_t handler = READ_ONCE(perfctr_ihandler);
+
+	perfctr_model->freeze();
+	if (handler)
+		handler(instruction_pointer(regs));
+}
+
+static DEFINE_MUTEX(perfctr_reserve_mutex);
+static const char *perfctr_current_service;
+
+/**
+ * perfctr_cpu_reserve - reserve the counters for a high-level service
+ * @service: name of the service
+ *
+ * Return: NULL on success, else the name of what holds them: another
+ * service, or perf_events.
+ */
+const char *perfctr_cpu_reserve(const char *service)
+{
+	const char *ret = NULL;
+
+	mutex_lock(&perfctr_reserve_mutex);
+	if (perfctr_current_service)
+		ret = perfctr_current_service;
+	else if (perfctr_model && reserve_pmc_hardware(perfctr_ppc_pmi))
+		ret = "perf_events (hardware events: end the perf session or close its events)";
+	else
+		perfctr_current_service = service;
+	mutex_unlock(&perfctr_reserve_mutex);
+	return ret;
+}
+
+/**
+ * perfctr_cpu_release - release the counters reserved by @service
+ * @service: the name passed to perfctr_cpu_reserve()
+ */
+void perfctr_cpu_release(const char *service)
+{
+	mutex_lock(&perfctr_reserve_mutex);
+	if (WARN_ON(perfctr_current_service != service)) {
+		pr_err("%s releases counters held by %s\n", service,
+		       perfctr_current_service ?: "nobody");
+	} else {
+		if (perfctr_model)
+			release_pmc_hardware();
+		WRITE_ONCE(perfctr_ihandler, NULL);
+		perfctr_current_service = NULL;
+	}
+	mutex_unlock(&perfctr_reserve_mutex);
+}
+
+/**
+ * perfctr_cpu_init - detect the CPU and choose its model
+ *
+ * Return: 0 (the timebase is always there).
+ */
+int __init perfctr_cpu_init(void)
+{
+	const struct perfctr_ppc_model *m = NULL;
+
+	if (IS_ENABLED(CONFIG_PPC_BOOK3S_64))
+		m = perfctr_ppc64_probe();
+	else if (IS_ENABLED(CONFIG_PPC_BOOK3S_32))
+		m = perfctr_ppc32_probe();
+	if (m && !m->responds()) {
+		pr_info("PMU of %s not responding: using the generic timebase-only model\n",
+			m->name);
+		m = NULL;
+	} else if (!m) {
+		pr_info("no perfctr model for this PMU (PVR 0x%08x): using the generic timebase-only model\n",
+			mfspr(SPRN_PVR));
+	}
+	if (m) {
+		perfctr_model = m;
+		perfctr_cpu_name = m->name;
+		static_call_update(perfctr_ppc_check_control, m->check_control);
+		static_call_update(perfctr_ppc_suspend_pmcs, m->suspend_pmcs);
+		static_call_update(perfctr_ppc_resume_pmcs, m->resume_pmcs);
+		static_call_update(perfctr_ppc_sample_pmcs, m->sample_pmcs);
+	}
+	return 0;
+}
+
+/**
+ * perfctr_cpu_exit - undo perfctr_cpu_init()
+ */
+void perfctr_cpu_exit(void) { }
+
+/**
+ * perfctr_cpu_fill_info - fill the CPU part of struct perfctr_info
+ * @info: filled in
+ */
+void perfctr_cpu_fill_info(struct perfctr_info *info)
+{
+	info->cpu_type = perfctr_model ? perfctr_model->cpu_type : PERFCTR_PPC_GENERIC;
+	info->cpu_features = PERFCTR_FEATURE_RDTSC |
+			     (perfctr_model ? perfctr_model->features : 0);
+	info->cpu_khz = ppc_proc_freq / 1000;
+	info->tsc_to_cpu_mult = max(1UL, ppc_proc_freq / max(1UL, ppc_tb_freq));
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfctr powerpc low-level driver: what the CPU models provide to the
+ * common part (ppc.c).
+ */
+#ifndef _ARCH_POWERPC_PERFCTR_PPC_H
+#define _ARCH_POWERPC_PERFCTR_PPC_H
+
+#include <linux/perfctr.h>
+
+/**
+ * struct perfctr_ppc_model - one family of performance monitors
+ * @name: for perfctr_info() users and the boot message
+ * @cpu_type: PERFCTR_PPC_* or PERFCTR_PPC64_*
+ * @nr_pmcs: number of PMCs (pmc_map values are 0..@nr_pmcs - 1)
+ * @features: PERFCTR_FEATURE_RDPMC and/or PERFCTR_FEATURE_PCINT
+ * @check_control: validate @state->control beyond the common rules
+ * @suspend_pmcs: freeze the PMCs and fold their counts into the sums
+ * @resume_pmcs: load the control (unless cached) and start the PMCs
+ * @sample_pmcs: fold the counts so far into the sums, keep counting
+ * @freeze: stop all counting and drop a pending alert (from the PMI)
+ * @responds: probe at boot that the PMU registers hold what is written
+ */
+struct perfctr_ppc_model {
+	const char *name;
+	unsigned int cpu_type;
+	unsigned int nr_pmcs;
+	unsigned int features;
+	int (*check_control)(const struct perfctr_cpu_state *state);
+	void (*suspend_pmcs)(struct perfctr_cpu_state *state);
+	void (*resume_pmcs)(struct perfctr_cpu_state *state);
+	void (*sample_pmcs)(struct perfctr_cpu_state *state);
+	void (*freeze)(void);
+	bool (*responds)(void);
+};
+
+const struct perfctr_ppc_model *perfctr_ppc64_probe(void);
+const struct perfctr_ppc_model *perfctr_ppc32_probe(void);
+
+/* Per-CPU record of what the PMU holds (the control cache). */
+struct perfctr_ppc_cache {
+	u32 id;		/* control whose MMCRs are loaded */
+	u32 iid;	/* state whose i-mode counts the PMCs still hold */
+	u64 mmcr0;	/* MMCR0 that starts @id's counters */
+};
+
+DECLARE_PER_CPU(struct perfctr_ppc_cache, perfctr_ppc_cache);
+
+/* Common per-counter checks: a distinct counter each, ireset rules. */
+int perfctr_ppc_check_counters(const struct perfctr_cpu_control *cc,
+			       unsigned int nr_pmcs);
+
+#endif

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfctr models for 64-bit Book3S: POWER8, POWER9 and POWER10.
+ *
+ * Six 32-bit counters: PMC1-4 count the events selected by the PMCnSEL
+ * bytes of MMCR1, PMC5 counts completed instructions and PMC6 cycles.  A
+ * counter overflows when it turns negative; with PMAE and its condition
+ * enable (PMC1CE, PMCjCE) set in MMCR0 that raises the performance monitor
+ * interrupt, and FCECE freezes every counter at that moment.
+ *
+ * MMCR0[FC] freezes all counting: it is set at every suspend, and a
+ * resume writes the thread's MMCR0 last, so counting starts with the
+ * thread's control complete.  MMCR1 (and MMCRA, MMCR2: always zero here)
+ * are written only when the CPU last ran another control.  With
+ * MMCR0[PMCC] = 00 problem state may read PMC1-6 (UPMC1-6), which is
+ * perfctr's fast read; on ISA v3.1 (POWER10) MMCR0[PMCCEXT] must also be
+ * clear, so it is cleared while the owner runs and set again at suspend.
+ */
+#include <linux/perfctr.h>
+#include <linux/percpu.h>
+#include <linux/smp.h>
+#include <asm/cputable.h>
+#include <asm/pmc.h>
+#include <asm/reg.h>
+
+#include "ppc.h"
+
+#define PPC64_NR_PMCS	6
+
+/* The MMCR0 bits a control may set: freeze conditions only. */
+#define PPC64_MMCR0_USER	(MMCR0_FCS | MMCR0_FCP | MMCR0_FCM1 | MMCR0_FCM0 | \
+				 MMCR0_FC56 | MMCR0_FCWAIT)
+
+/* MMCR0 while nothing of perfctr's counts on this CPU. */
+static u64 ppc64_mmcr0_frozen __ro_after_init = MMCR0_FC;
+
+static u32 ppc64_read_pmc(unsigned int pmc)
+{
+	switch (pmc) {
+	case 0: return mfspr(SPRN_PMC1);
+	case 1: return mfspr(SPRN_PMC2);
+	case 2: return mfspr(SPRN_PMC3);
+	case 3: return mfspr(SPRN_PMC4);
+	case 4: return mfspr(SPRN_PMC5);
+	default: return mfspr(SPRN_PMC6);
+	}
+}
+
+static void ppc64_write_pmc(unsigned int pmc, u32 val)
+{
+	switch (pmc) {
+	case 0: mtspr(SPRN_PMC1, val); break;
+	case 1: mtspr(SPRN_PMC2, val); break;
+	case 2: mtspr(SPRN_PMC3, val); break;
+	case 3: mtspr(SPRN_PMC4, val); break;
+	case 4: mtspr(SPRN_PMC5, val); break;
+	default: mtspr(SPRN_PMC6, val); break;
+	}
+}
+
+static int ppc64_check_control(const struct perfctr_cpu_state *state)
+{
+	const struct perfctr_cpu_control *cc = &state->control;
+	unsigned int i, nrctrs = cc->nractrs + cc->nrictrs;
+	int err;
+
+	err = perfctr_ppc_check_counters(cc, PPC64_NR_PMCS);
+	if (err)
+		return err;
+	/* Freeze conditions only; MMCR1's PMCnSEL bytes come from evntsel[]. */
+	if (cc->ppc.mmcr0 & ~PPC64_MMCR0_USER || cc->ppc.mmcr2 || cc->ppc.mmcra ||
+	    (u32)cc->ppc.mmcr1)
+		return -EINVAL;
+	for (i = 0; i < nrctrs; i++) {
+		/* PMC1-4: an 8-bit PMCnSEL; PMC5 and PMC6 count fixed events. */
+		if (cc->pmc_map[i] < 4 ? cc->evntsel[i] > 0xff : cc->evntsel[i])
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static void ppc64_freeze(void)
+{
+	mtspr(SPRN_MMCR0, ppc64_mmcr0_frozen);
+	isync();
+}
+
+static void ppc64_suspend_pmcs(struct perfctr_cpu_state *state)
+{
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	u32 now;
+
+	ppc64_freeze();
+	for (i = 0; i < nrctrs; i++) {
+		now = ppc64_read_pmc(state->pmc[i].map);
+		state->pmc[i].sum += (u32)(now - state->pmc[i].start);
+		state->pmc[i].start = now;
+	}
+	if (perfctr_cstatus_has_ictrs(state->cstatus)) {
+		/* The PMCs hold this state's i-mode counts until others run. */
+		state->k1.isuspend_cpu = smp_processor_id();
+		__this_cpu_write(perfctr_ppc_cache.iid, state->k1.id);
+	}
+}
+
+/* Load MMCR1/MMCRA/MMCR2 for a control, and compute its running MMCR0. */
+static void ppc64_load_control(const struct perfctr_cpu_state *state,
+			       struct perfctr_ppc_cache *cache)
+{
+	const struct perfctr_cpu_control *cc = &state->control;
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	u64 mmcr0 = cc->ppc.mmcr0, mmcr1 = cc->ppc.mmcr1;
+	unsigned int pmc;
+
+	for (i = 0; i < nrctrs; i++) {
+		pmc = cc->pmc_map[i];
+		if (pmc < 4)
+			mmcr1 |= (u64)cc->evntsel[i] << (24 - 8 * pmc);
+		if (i >= cc->nractrs)
+			mmcr0 |= MMCR0_PMXE | MMCR0_FCECE |
+				 (pmc == 0 ? MMCR0_PMC1CE : MMCR0_PMCjCE);
+	}
+	ppc_enable_pmcs();
+	mtspr(SPRN_MMCR1, mmcr1);
+	mtspr(SPRN_MMCRA, 0);
+	mtspr(SPRN_MMCR2, 0);
+	cache->id = state->k1.id;
+	cache->mmcr0 = mmcr0;
+}
+
+static void ppc64_resume_pmcs(struct perfctr_cpu_state *state)
+{
+	struct perfctr_ppc_cache *cache = this_cpu_ptr(&perfctr_ppc_cache);
+	unsigned int i, nractrs = perfctr_cstatus_nractrs(state->cstatus);
+	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+
+	if (cache->id != state->k1.id)
+		ppc64_load_control(state, cache);
+	/* i-mode counts still in this CPU's PMCs need no reload. */
+	if (nrctrs > nractrs &&
+	    (state->k1.isuspend_cpu != smp_processor_id() || cache->iid != state->k1.id))
+		for (i = nractrs; i < nrctrs; i++)
+			ppc64_write_pmc(state->pmc[i].map, state->pmc[i].start);
+	cache->iid = 0;
+	for (i = 0; i < nractrs; i++)
+		state->pmc[i].start = ppc64_read_pmc(state->pmc[i].map);
+	mtspr(SPRN_MMCR0, cache->mmcr0);
+}
+
+static void ppc64_sample_pmcs(struct perfctr_cpu_state *state)
+{
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	u32 now;
+
+	for (i = 0; i < nrctrs; i++) {
+		now = ppc64_read_pmc(state->pmc[i].map);
+		state->pmc[i].sum += (u32)(now - state->pmc[i].start);
+		state->pmc[i].start = now;
+	}
+}
+
+/* Frozen, PMC1 must hold what is written (an absent PMU reads back 0). */
+static bool ppc64_responds(void)
+{
+	unsigned long mmcr0 = mfspr(SPRN_MMCR0), pmc1 = mfspr(SPRN_PMC1);
+	bool ok;
+
+	mtspr(SPRN_MMCR0, mmcr0 | MMCR0_FC);
+	mtspr(SPRN_PMC1, 0x5a5a1234);
+	ok = mfspr(SPRN_PMC1) == 0x5a5a1234;
+	mtspr(SPRN_PMC1, pmc1);
+	mtspr(SPRN_MMCR0, mmcr0);
+	return ok;
+}
+
+#define PPC64_MODEL(_name, _type) {					\
+	.name = _name,							\
+	.cpu_type = _type,						\
+	.nr_pmcs = PPC64_NR_PMCS,					\
+	.features = PERFCTR_FEATURE_RDPMC |				\
+		(IS_ENABLED(CONFIG_PERFCTR_INTERRUPT_SUPPORT) ? PERFCTR_FEATURE_PCINT : 0), \
+	.check_control = ppc64_check_control,				\
+	.suspend_pmcs = ppc64_suspend_pmcs,				\
+	.resume_pmcs = ppc64_resume_pmcs,				\
+	.sample_pmcs = ppc64_sample_pmcs,				\
+	.freeze = ppc64_freeze,						\
+	.responds = ppc64_responds,					\
+}
+
+static const struct perfctr_ppc_model ppc64_models[] = {
+	PPC64_MODEL("POWER8", PERFCTR_PPC64_POWER8),
+	PPC64_MODEL("POWER9", PERFCTR_PPC64_POWER9),
+	PPC64_MODEL("POWER10", PERFCTR_PPC64_POWER10),
+};
+
+/**
+ * perfctr_ppc64_probe - the model for this CPU
+ *
+ * Return: the POWER8/9/10 model matching the PVR, or NULL.
+ */
+const struct perfctr_ppc_model *perfctr_ppc64_probe(void)
+{
+	if (pvr_version_is(PVR_POWER8) || pvr_version_is(PVR_POWER8E) ||
+	    pvr_version_is(PVR_POWER8NVL))
+		return &ppc64_models[0];
+	if (pvr_version_is(PVR_POWER9))
+		return &ppc64_models[1];
+	if (pvr_version_is(PVR_POWER10)) {
+		/* The kernel sets PMCCEXT to keep problem state out. */
+		ppc64_mmcr0_frozen = MMCR0_FC | MMCR0_PMCCEXT;
+		return &ppc64_models[2];
+	}
+	return NULL;
+}
