@@ -19,7 +19,7 @@ kmake() { make -C "$src" O="$out" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} "$@
 cfg=$TOP/scripts/config
 case $arch/$variant in
 ppc64/)	src=$CACHE/src; out=$CACHE/build/$arch
-	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config") ;;
+	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config" "$cfg/$arch-perfctr.config") ;;
 */)	src=$CACHE/src; out=$CACHE/build/$arch
 	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config"
 	       "$TOP/tools/testing/selftests/perfctr/config" "$cfg/perfctr-kunit.config") ;;

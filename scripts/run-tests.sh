@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Build the perfctr selftests (64-bit and i386, static) against the
-# patched kernel's headers, pack them with busybox into an initramfs, boot
-# the kernel under QEMU TCG and report.
+# Build the perfctr selftests (static: x86_64 and i386, or ppc64le)
+# against the patched kernel's headers, pack them into an initramfs (with
+# busybox on x86_64, with scripts/guest-init.c elsewhere), boot the kernel
+# under QEMU TCG and report.
 #
-#   run-tests.sh ARCH CPU MODE    MODE: kselftest | demo | bench | bench-base
+#   run-tests.sh ARCH CPU MODE    ARCH: x86_64 | ppc64
+#                                 MODE: kselftest | demo | bench | bench-base
 #
 # Prints every result line, then one line per group:
 #   <arch>/<cpu> <suite>: N passed, N failed
@@ -19,42 +21,69 @@ src=$CACHE/src out=$CACHE/build/$arch kout=$out
 [[ $mode == bench-base ]] && kout=$CACHE/build/$arch-bench-base
 [[ $mode == bench-off ]] && kout=$CACHE/build/$arch-bench-off
 work=$CACHE/run/$arch-$cpu-$mode
+case $arch in
+x86_64) karch=x86 cc=gcc ;;
+ppc64) karch=powerpc cc=powerpc64le-linux-gnu-gcc ;;
+*) die "unknown arch $arch" ;;
+esac
 rm -rf "$work"; mkdir -p "$work/root"/{bin,sbin,proc,sys,dev,tmp,tests}
 
 # Headers and tests.
 hdr=$out/hdr
-make -s -C "$src" O="$out" ARCH=x86 INSTALL_HDR_PATH="$hdr" headers_install
+make -s -C "$src" O="$out" ARCH=$karch INSTALL_HDR_PATH="$hdr" headers_install
 build_tests() {	# out-dir cc
 	mkdir -p "$1"
 	make -s -C "$src/tools/testing/selftests/perfctr" OUTPUT="$1" CC="$2" \
 		KHDR_INCLUDES="-I$hdr/include" LDFLAGS=-static all >"$1.log" 2>&1 ||
 		{ cat "$1.log" >&2; die "selftests do not build with $2"; }
 }
-build_tests "$CACHE/tests/$arch" gcc
-build_tests "$CACHE/tests/$arch-ia32" i686-linux-gnu-gcc
-cp "$CACHE/tests/$arch"/perfctr_{test,demo,bench} "$work/root/tests/"
-cp "$CACHE/tests/$arch-ia32/perfctr_test" "$work/root/tests/perfctr_test_ia32"
-file "$work/root/tests/perfctr_test_ia32" 2>/dev/null | grep -q '32-bit' ||
-	[[ ! -x /usr/bin/file ]] || die "i386 test binary is not 32-bit"
+build_tests "$CACHE/tests/$arch" "$cc"
+cp "$CACHE/tests/$arch"/perfctr_{test,pmc_test,demo,bench} "$work/root/tests/"
+if [[ $arch == x86_64 ]]; then
+	build_tests "$CACHE/tests/$arch-ia32" i686-linux-gnu-gcc
+	cp "$CACHE/tests/$arch-ia32/perfctr_test" "$work/root/tests/perfctr_test_ia32"
+	file "$work/root/tests/perfctr_test_ia32" 2>/dev/null | grep -q '32-bit' ||
+		[[ ! -x /usr/bin/file ]] || die "i386 test binary is not 32-bit"
+fi
 
-# The user ABI has one layout in every x86 user ABI: abi_layout.h's
-# static_asserts, compiled freestanding for each (x32 needs no x32 libc).
-if [[ $mode == kselftest && $cpu == "${ABI_CHECK_CPU:-max}" ]]; then
+# The user ABI has one layout in every user ABI of the architecture:
+# abi_layout.h's static_asserts, compiled freestanding for each (x32 needs
+# no x32 libc; ppc32 is compiled by the 32-bit cross compiler).
+abi_cpu=max; [[ $arch == ppc64 ]] && abi_cpu=POWER9
+if [[ $mode == kselftest && $cpu == "${ABI_CHECK_CPU:-$abi_cpu}" ]]; then
 	ap=0 af=0
-	for m in -m64 -m32 -mx32; do
-		if echo '#include "abi_layout.h"' | gcc "$m" -ffreestanding -nostdinc \
-			-isystem "$(gcc -print-file-name=include)" -I"$hdr/include" \
+	case $arch in
+	x86_64) abis=("gcc -m64" "gcc -m32" "gcc -mx32") ;;
+	ppc64) abis=("powerpc64le-linux-gnu-gcc -m64" "powerpc-linux-gnu-gcc -m32") ;;
+	esac
+	for abi in "${abis[@]}"; do
+		c=${abi% *} m=${abi#* }
+		if echo '#include "abi_layout.h"' | $c "$m" -ffreestanding -nostdinc \
+			-isystem "$($c -print-file-name=include)" -I"$hdr/include" \
 			-I"$src/tools/testing/selftests/perfctr" -Dstatic_assert=_Static_assert \
 			-fsyntax-only -x c - ; then
-			echo "$arch abi-layout: ok - gcc $m"; ap=$((ap + 1))
+			echo "$arch abi-layout: ok - $abi"; ap=$((ap + 1))
 		else
-			echo "$arch abi-layout: not ok - gcc $m"; af=$((af + 1))
+			echo "$arch abi-layout: not ok - $abi"; af=$((af + 1))
 		fi
 	done
 	echo "$arch abi-layout: $ap passed, $af failed"
 	[[ -n ${RESULTS:-} ]] && echo "$arch abi-layout $ap $af" >> "$RESULTS"
 fi
 
+if [[ $arch == ppc64 ]]; then
+	$cc -static -O2 -Wall -o "$work/root/init" "$TOP/scripts/guest-init.c" ||
+		die "guest-init does not build"
+	{
+		echo "ENV PERFCTR_QEMU_CPU=$cpu"
+		case $mode in
+		demo) echo "raw-demo ./perfctr_demo" ;;
+		bench) echo "raw-bench ./perfctr_bench" ;;
+		bench-*) echo "raw-bench ./perfctr_bench --switch-only" ;;
+		*) echo "T64 ./perfctr_test"; echo "T64 ./perfctr_pmc_test" ;;
+		esac
+	} > "$work/root/tests/run"
+else
 cp /bin/busybox "$work/root/bin/busybox"
 cat > "$work/root/init" <<EOT
 #!/bin/busybox sh
@@ -77,11 +106,14 @@ echo PERFCTR-DONE
 reboot -f
 EOT
 chmod +x "$work/root/init"
+fi
 (cd "$work/root" && find . | cpio -o -H newc --quiet) > "$work/initramfs.cpio"
 
 case $arch in
 x86_64) qemu=(qemu-system-x86_64 -accel tcg -cpu "$cpu" -smp 2,maxcpus=40 -m 1024
 	      -kernel "$kout/arch/x86/boot/bzImage" -append "console=ttyS0 panic=-1") ;;
+ppc64) qemu=(qemu-system-ppc64 -M pseries -accel tcg -cpu "$cpu" -smp 2 -m 1024
+	     -kernel "$kout/vmlinux" -append "console=hvc0 panic=-1") ;;
 esac
 log "booting $arch/$cpu ($mode)"
 timeout "${PERFCTR_BOOT_TIMEOUT:-900}" "${qemu[@]}" -nographic -no-reboot \
@@ -129,18 +161,30 @@ report() {	# line-prefix suite: KTAP results of lines starting with the prefix
 # Show the failures' diagnostics.
 grep -E '^T(64|32): #' "$console" | grep -B2 -A6 -E 'Expected|FAIL' | head -60 || true
 report 'T64: ' kselftest
-report 'T32: ' kselftest-ia32
+if [[ $arch == x86_64 ]]; then
+	report 'T32: ' kselftest-ia32
+	# KUnit suites built in ran at boot: their KTAP subtests are indented.
+	report '    ' kunit
+fi
 
-# KUnit suites built in ran at boot: their KTAP subtests are indented.
-report '    ' kunit
-
-# The driver must have fallen back to the generic model, saying so once:
-# no QEMU TCG x86 CPU model has a PMU that counts.
-n=$(grep -c '^perfctr: PMU not available (absent or not responding' "$console" || true)
-if [[ $n -eq 1 ]] && grep -q '^perfctr: driver .*, cpu type 0 (generic x86 with TSC)' "$console"; then
-	echo "$arch/$cpu boot: ok - generic model, fallback said once"; bp=1 bf=0
+if [[ $arch == x86_64 ]]; then
+	# The driver must have fallen back to the generic model, saying so
+	# once: no QEMU TCG x86 CPU model has a PMU that counts.
+	n=$(grep -c '^perfctr: PMU not available (absent or not responding' "$console" || true)
+	expect='cpu type 0 (generic x86 with TSC)'
 else
-	echo "$arch/$cpu boot: not ok - expected one fallback line and cpu type 0, got:"
+	# QEMU's pseries POWER8/9/10 PMUs count: the model is used, no fallback.
+	n=$((1 - $(grep -c '^perfctr: .*not responding\|^perfctr: no perfctr model' "$console" || true)))
+	case $cpu in
+	POWER8) expect='cpu type 6 (POWER8)' ;;
+	POWER9) expect='cpu type 7 (POWER9)' ;;
+	POWER10) expect='cpu type 8 (POWER10)' ;;
+	esac
+fi
+if [[ $n -eq 1 ]] && grep -q "^perfctr: driver .*, $expect" "$console"; then
+	echo "$arch/$cpu boot: ok - $expect, fallback said as expected"; bp=1 bf=0
+else
+	echo "$arch/$cpu boot: not ok - expected $expect, got:"
 	grep '^perfctr' "$console" | head -5; bp=0 bf=1
 fi
 echo "$arch/$cpu boot: $bp passed, $bf failed"

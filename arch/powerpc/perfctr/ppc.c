@@ -285,7 +285,7 @@ int __init perfctr_cpu_init(void)
 			m->name);
 		m = NULL;
 	} else if (!m) {
-		pr_info("no perfctr model for this PMU (PVR 0x%08x): using the generic timebase-only model\n",
+		pr_info("no perfctr model for this PMU (PVR 0x%08lx): using the generic timebase-only model\n",
 			mfspr(SPRN_PVR));
 	}
 	if (m) {

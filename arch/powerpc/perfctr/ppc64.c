@@ -198,7 +198,7 @@ static const struct perfctr_ppc_model ppc64_models[] = {
  *
  * Return: the POWER8/9/10 model matching the PVR, or NULL.
  */
-const struct perfctr_ppc_model *perfctr_ppc64_probe(void)
+const struct perfctr_ppc_model * __init perfctr_ppc64_probe(void)
 {
 	if (pvr_version_is(PVR_POWER8) || pvr_version_is(PVR_POWER8E) ||
 	    pvr_version_is(PVR_POWER8NVL))

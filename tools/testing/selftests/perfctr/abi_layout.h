@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The perfctr user ABI must have one layout in every x86 user ABI (i386,
- * x32, x86_64).  Any file including this fails to compile if its ABI
- * sees another layout; kernel/perfctr/init.c asserts the same numbers.
+ * The perfctr user ABI must have one layout in every user ABI of an
+ * architecture (x86: i386, x32, x86_64; powerpc: ppc32, ppc64).  Any file
+ * including this fails to compile if its ABI sees another layout;
+ * kernel/perfctr/init.c asserts the same numbers.
  */
 #ifndef _PERFCTR_ABI_LAYOUT_H
 #define _PERFCTR_ABI_LAYOUT_H
@@ -13,8 +14,15 @@
 #include <stddef.h>
 #include <linux/perfctr.h>
 
-#define PERFCTR_ABI_CTRL_SIZE	432
-#define PERFCTR_ABI_STATE_SIZE	(32 + 16 * 18 + 400)
+#if defined(__powerpc__)
+#define PERFCTR_ABI_CCTRL_SIZE	152
+#define PERFCTR_ABI_IRESET	76
+#else
+#define PERFCTR_ABI_CCTRL_SIZE	400
+#define PERFCTR_ABI_IRESET	308
+#endif
+#define PERFCTR_ABI_CTRL_SIZE	(16 + PERFCTR_ABI_CCTRL_SIZE + 16)
+#define PERFCTR_ABI_STATE_SIZE	(32 + 16 * PERFCTR_NRCTRS + PERFCTR_ABI_CCTRL_SIZE)
 
 static_assert(sizeof(struct perfctr_info) == 64, "perfctr_info");
 static_assert(offsetof(struct perfctr_info, cpu_type) == 36, "cpu_type");
@@ -23,11 +31,15 @@ static_assert(sizeof(struct perfctr_sum_ctrs) == 8 + 8 * PERFCTR_NRCTRS, "sum_ct
 static_assert(sizeof(struct perfctr_pmc_state) == 16, "pmc_state");
 static_assert(offsetof(struct perfctr_cpu_state, tsc_sum) == 24, "tsc_sum");
 static_assert(offsetof(struct perfctr_cpu_state, pmc) == 32, "pmc");
-static_assert(offsetof(struct perfctr_cpu_state, control) == 32 + 16 * 18, "control");
+static_assert(offsetof(struct perfctr_cpu_state, control) == 32 + 16 * PERFCTR_NRCTRS, "control");
 static_assert(sizeof(struct perfctr_cpu_state) == PERFCTR_ABI_STATE_SIZE, "cpu_state");
 static_assert(offsetof(struct vperfctr_state, cpu_state) == 8, "vperfctr_state");
-static_assert(sizeof(struct perfctr_cpu_control) == 400, "cpu_control");
-static_assert(offsetof(struct perfctr_cpu_control, ireset) == 308, "ireset");
+static_assert(sizeof(struct perfctr_cpu_control) == PERFCTR_ABI_CCTRL_SIZE, "cpu_control");
+static_assert(offsetof(struct perfctr_cpu_control, ireset) == PERFCTR_ABI_IRESET, "ireset");
+#if defined(__powerpc__)
+static_assert(offsetof(struct perfctr_cpu_control, ppc) == 112, "ppc");
+static_assert(offsetof(struct perfctr_cpu_control, ppc.mmcr1) == 120, "ppc.mmcr1");
+#endif
 static_assert(offsetof(struct vperfctr_control, cpu_control) == 16, "cpu_control");
 static_assert(sizeof(struct vperfctr_control) == PERFCTR_ABI_CTRL_SIZE, "vperfctr_control");
 

@@ -2,9 +2,10 @@
 /*
  * perfctr selftests: the system calls, the virtual TSC, the mapped state.
  *
- * Built natively and as i386 (run on a 64-bit kernel through
+ * Built natively and, on x86, as i386 (run on a 64-bit kernel through
  * IA32_EMULATION).  Under QEMU TCG x86 has no PMU, so only the generic
- * TSC model runs here; the PMC paths are tested elsewhere.
+ * TSC model runs there (the PMC paths are tested in KUnit); on ppc64
+ * QEMU's POWER PMU counts, and perfctr_pmc_test.c tests it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -24,6 +26,32 @@
 #include "../../../perfctr/libperfctr.h"
 #include "abi_layout.h"
 #include "../kselftest_harness.h"
+
+/*
+ * The model the driver must pick on this (emulated) CPU, and whether it
+ * has PMCs.  PERFCTR_QEMU_CPU names QEMU's -cpu on powerpc.
+ */
+static unsigned int expected_cpu_type(void)
+{
+#ifdef __powerpc__
+	const char *cpu = getenv("PERFCTR_QEMU_CPU");
+
+	if (cpu && !strcmp(cpu, "POWER8"))
+		return PERFCTR_PPC64_POWER8;
+	if (cpu && !strcmp(cpu, "POWER9"))
+		return PERFCTR_PPC64_POWER9;
+	if (cpu && !strcmp(cpu, "POWER10"))
+		return PERFCTR_PPC64_POWER10;
+	return PERFCTR_PPC_GENERIC;
+#else
+	return PERFCTR_X86_GENERIC;
+#endif
+}
+
+static int model_has_pmcs(void)
+{
+	return expected_cpu_type() != 0;
+}
 
 static unsigned long long now_ns(void)
 {
@@ -101,11 +129,14 @@ TEST(info_versions_and_features)
 	EXPECT_EQ(PERFCTR_ABI_VERSION, info.abi_version);
 	EXPECT_NE(NULL, memchr(info.driver_version, 0, sizeof(info.driver_version)));
 	EXPECT_NE(0, info.driver_version[0]);
-	/* QEMU TCG has no PMU: the driver must fall back to the generic model. */
-	EXPECT_EQ(PERFCTR_X86_GENERIC, info.cpu_type);
+	/*
+	 * QEMU TCG has no x86 PMU: the driver must fall back to the generic
+	 * model.  Its POWER8/9/10 PMUs count and interrupt.
+	 */
+	EXPECT_EQ(expected_cpu_type(), info.cpu_type);
 	EXPECT_TRUE(info.cpu_features & PERFCTR_FEATURE_RDTSC);
-	EXPECT_FALSE(info.cpu_features & PERFCTR_FEATURE_RDPMC);
-	EXPECT_FALSE(info.cpu_features & PERFCTR_FEATURE_PCINT);
+	EXPECT_EQ(model_has_pmcs(), !!(info.cpu_features & PERFCTR_FEATURE_RDPMC));
+	EXPECT_EQ(model_has_pmcs(), !!(info.cpu_features & PERFCTR_FEATURE_PCINT));
 	EXPECT_GT(info.cpu_khz, 0);
 	EXPECT_GE(info.tsc_to_cpu_mult, 1);
 	EXPECT_EQ(0, info._reserved[0] | info._reserved[1] | info._reserved[2]);
@@ -839,13 +870,13 @@ FIXTURE_VARIANT_ADD(bad_control, reserved0) { .field = F_RESERVED0, .err = EINVA
 FIXTURE_VARIANT_ADD(bad_control, reserved) { .field = F_RESERVED, .err = EINVAL };
 FIXTURE_VARIANT_ADD(bad_control, cpu_control_reserved) { .field = F_CC_RESERVED, .err = EINVAL };
 FIXTURE_VARIANT_ADD(bad_control, unknown_flag) { .field = F_FLAGS, .err = EINVAL };
-FIXTURE_VARIANT_ADD(bad_control, pmc_on_generic) { .field = F_NRACTRS, .err = EINVAL };
-FIXTURE_VARIANT_ADD(bad_control, imode_on_generic) { .field = F_NRICTRS, .err = EINVAL };
+FIXTURE_VARIANT_ADD(bad_control, pmc_the_model_lacks) { .field = F_NRACTRS, .err = EINVAL };
+FIXTURE_VARIANT_ADD(bad_control, imode_the_model_lacks) { .field = F_NRICTRS, .err = EINVAL };
 FIXTURE_VARIANT_ADD(bad_control, too_many_counters) { .field = F_TOO_MANY, .err = EINVAL };
 FIXTURE_VARIANT_ADD(bad_control, tsc_on_not_boolean) { .field = F_TSC_ON, .err = EINVAL };
 FIXTURE_VARIANT_ADD(bad_control, negative_signal) { .field = F_SIGNO, .err = EINVAL };
-FIXTURE_VARIANT_ADD(bad_control, p4_escr_on_generic) { .field = F_ESCR, .err = EINVAL };
-FIXTURE_VARIANT_ADD(bad_control, pebs_on_generic) { .field = F_PEBS, .err = EINVAL };
+FIXTURE_VARIANT_ADD(bad_control, arch_field_a) { .field = F_ESCR, .err = EINVAL };
+FIXTURE_VARIANT_ADD(bad_control, arch_field_b) { .field = F_PEBS, .err = EINVAL };
 FIXTURE_VARIANT_ADD(bad_control, preserve_out_of_range) { .field = F_PRESERVE, .err = EINVAL };
 FIXTURE_VARIANT_ADD(bad_control, counts_wrapping_u32) { .field = F_COUNT_WRAP, .err = EINVAL };
 
@@ -867,11 +898,13 @@ TEST_F(bad_control, refused_and_nothing_changes)
 	case F_FLAGS:
 		c.flags = 0x80;
 		break;
-	case F_NRACTRS:
+	case F_NRACTRS:		/* generic: no PMCs; else a PMC beyond the last */
 		c.cpu_control.nractrs = 1;
+		c.cpu_control.pmc_map[0] = model_has_pmcs() ? 6 : 0;
 		break;
 	case F_NRICTRS:
 		c.cpu_control.nrictrs = 1;
+		c.cpu_control.pmc_map[0] = model_has_pmcs() ? 7 : 0;
 		c.si_signo = SIGIO;
 		break;
 	case F_TOO_MANY:
@@ -883,12 +916,21 @@ TEST_F(bad_control, refused_and_nothing_changes)
 	case F_SIGNO:
 		c.si_signo = -1;
 		break;
-	case F_ESCR:
+#ifdef __powerpc__
+	case F_ESCR:		/* sampling is not supported */
+		c.cpu_control.ppc.mmcra = 1;
+		break;
+	case F_PEBS:		/* MMCR0's FC is the kernel's */
+		c.cpu_control.ppc.mmcr0 = 0x80000000;
+		break;
+#else
+	case F_ESCR:		/* P4 only */
 		c.cpu_control.p4.escr[0] = 1;
 		break;
 	case F_PEBS:
 		c.cpu_control.p4.pebs_enable = 1 << 24;
 		break;
+#endif
 	case F_PRESERVE:
 		c.preserve = 0x80000000;
 		break;
@@ -918,15 +960,21 @@ TEST(bad_read_and_iresume)
 	EXPECT_EQ(-1, vperfctr_read(fd, NULL, (void *)1));
 	EXPECT_EQ(EFAULT, errno);
 	EXPECT_EQ(0, vperfctr_read(fd, NULL, NULL));
-	/* No overflow interrupts on the generic model. */
+	/* No overflow interrupts on the generic model; else no i-mode counters. */
 	EXPECT_EQ(-1, vperfctr_iresume(fd));
-	EXPECT_EQ(EOPNOTSUPP, errno);
+	EXPECT_EQ(model_has_pmcs() ? EINVAL : EOPNOTSUPP, errno);
 	vperfctr_unlink(fd);
 	close(fd);
 }
 
+/* x86: perfctr's own vector; powerpc: the PMI it shares with perf. */
 TEST(interrupt_vector_listed)
 {
+#ifdef __powerpc__
+	const char *row = "PMI:", *name = "Performance monitoring interrupts";
+#else
+	const char *row = "PCT:", *name = "perfctr overflow interrupts";
+#endif
 	char line[1024], *p;
 	int found = 0;
 	FILE *f = fopen("/proc/interrupts", "r");
@@ -935,10 +983,10 @@ TEST(interrupt_vector_listed)
 	while (fgets(line, sizeof(line), f)) {
 		for (p = line; *p == ' '; p++)
 			;
-		if (strncmp(p, "PCT:", 4))
+		if (strncmp(p, row, 4))
 			continue;
 		found = 1;
-		EXPECT_NE(NULL, strstr(line, "perfctr overflow interrupts"));
+		EXPECT_NE(NULL, strstr(line, name));
 		TH_LOG("%s", line);
 	}
 	fclose(f);

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * guest-init: /init of the test initramfs where there is no busybox for
+ * the guest's architecture.  Mounts /proc, /sys and /dev, prints the
+ * kernel's perfctr lines, runs each "PREFIX command args..." line of
+ * /tests/run (lines "ENV NAME=VALUE" set the environment), prefixing the
+ * command's output lines with "PREFIX: " (none for "raw-NAME"), then
+ * powers off.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void run(char *prefix, char *cmd)
+{
+	char *argv[16], line[4096];
+	int n = 0, fds[2], status, raw;
+	FILE *out;
+	pid_t pid;
+
+	for (char *t = strtok(cmd, " \n"); t && n < 15; t = strtok(NULL, " \n"))
+		argv[n++] = t;
+	argv[n] = NULL;
+	if (!n || pipe(fds))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		execv(argv[0], argv);
+		perror(argv[0]);
+		_exit(127);
+	}
+	close(fds[1]);
+	out = fdopen(fds[0], "r");
+	raw = !strncmp(prefix, "raw-", 4);
+	while (out && fgets(line, sizeof(line), out))
+		printf("%s%s%s%s", raw ? "" : prefix, raw ? "" : ": ", line,
+		       strchr(line, '\n') ? "" : "\n");
+	if (out)
+		fclose(out);
+	waitpid(pid, &status, 0);
+	printf("PERFCTR-EXIT %s %d\n", raw ? prefix + 4 : prefix, WIFEXITED(status) ? WEXITSTATUS(status) : 128);
+	fflush(stdout);
+}
+
+int main(void)
+{
+	static char buf[1 << 17];
+	char line[512], *p, *nl;
+	struct utsname u;
+	FILE *f;
+	int len;
+
+	mount("proc", "/proc", "proc", 0, NULL);
+	mount("sys", "/sys", "sysfs", 0, NULL);
+	mount("dev", "/dev", "devtmpfs", 0, NULL);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	uname(&u);
+	printf("PERFCTR-BOOTED %s\n", u.release);
+	len = klogctl(3, buf, sizeof(buf) - 1);
+	buf[len > 0 ? len : 0] = 0;
+	for (p = buf; *p; p = nl + 1) {
+		nl = strchrnul(p, '\n');
+		if (memmem(p, nl - p, "perfctr", 7))
+			printf("dmesg: %.*s\n", (int)(nl - p), p);
+		if (!*nl)
+			break;
+	}
+	if (chdir("/tests") == 0 && (f = fopen("run", "r"))) {
+		while (fgets(line, sizeof(line), f)) {
+			p = strchr(line, ' ');
+			if (!p)
+				continue;
+			*p++ = 0;
+			p[strcspn(p, "\n")] = 0;
+			if (!strcmp(line, "ENV"))
+				putenv(strdup(p));
+			else
+				run(line, p);
+		}
+		fclose(f);
+	}
+	printf("PERFCTR-DONE\n");
+	sync();
+	reboot(RB_POWER_OFF);
+	return 0;
+}

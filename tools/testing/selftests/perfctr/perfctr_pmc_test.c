@@ -1,0 +1,839 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfctr selftests of the programmable counters, where they really
+ * count: 64-bit Book3S (QEMU's pseries POWER8/9/10 count instructions in
+ * PMC5 and PMC1-4 event 0x02, cycles in PMC6, and raise the performance
+ * monitor interrupt).  Instruction counts are deterministic, so the
+ * virtualisation is checked to the instruction: a loop of n "bdnz" counts
+ * n plus a small constant, whatever else runs on the CPU.
+ *
+ * QEMU 10 ignores MMCR0's privilege freeze conditions (FCS, FCP): its
+ * counts include the kernel's instructions (interrupts, system calls),
+ * so exact counts are taken as the minimum of a few tries, tolerances
+ * allow for the kernel's share, and the freeze conditions are checked
+ * in MMCR0 itself, which problem state can read.
+ *
+ * Elsewhere (x86 under QEMU TCG has no PMU) there is nothing to count:
+ * the program says so and exits; it is not run there.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../../perfctr/libperfctr.h"
+#include "../kselftest_harness.h"
+
+#ifdef __powerpc64__
+
+/* MMCR0 freeze conditions a control may set. */
+#define MMCR0_FCS	0x40000000U	/* not in the kernel: user only */
+#define MMCR0_FCP	0x20000000U	/* not in user space: kernel only */
+#define MMCR0_PMAE	0x04000000U
+#define MMCR0_PMCC	0x000c0000U
+#define MMCR0_TRIGGER	0x00002000U
+
+#define PMC1		0
+#define PMC5		4	/* completed instructions */
+#define PMC6		5	/* cycles */
+#define EV_INST_CMPL	0x02	/* PMC1-4: completed instructions */
+
+/* Exactly n + 1 instructions: mtctr, then n bdnz (n >= 1). */
+static void insn_loop(unsigned long n)
+{
+	__asm__ __volatile__("mtctr %0\n1:\tbdnz 1b" : : "r"(n) : "ctr");
+}
+
+/* Instructions between two fast reads that are not the loop's. */
+#define READ_OVERHEAD_MAX	64
+
+/* MMCR0 as problem state sees it (UMMCR0), while this thread counts. */
+static unsigned long read_mmcr0(void)
+{
+	unsigned long v;
+
+	__asm__ __volatile__("mfspr %0, 779" : "=r"(v));
+	return v;
+}
+
+static int have_pmcs(void)
+{
+	struct perfctr_info info;
+
+	return !perfctr_info(&info, NULL, NULL) &&
+	       (info.cpu_features & PERFCTR_FEATURE_RDPMC) && info.cpu_type != 0;
+}
+
+#define NEED_PMCS() do {						\
+	if (!have_pmcs())						\
+		SKIP(return, "no PMC model on this CPU");		\
+} while (0)
+
+static int gettid_(void)
+{
+	return syscall(SYS_gettid);
+}
+
+/* A control counting with nractrs a-mode counters on the given PMCs. */
+static void amode(struct vperfctr_control *c, unsigned int mmcr0, int n,
+		  const unsigned int *map, const unsigned int *sel)
+{
+	int i;
+
+	memset(c, 0, sizeof(*c));
+	c->cpu_control.tsc_on = 1;
+	c->cpu_control.nractrs = n;
+	for (i = 0; i < n; i++) {
+		c->cpu_control.pmc_map[i] = map[i];
+		c->cpu_control.evntsel[i] = sel ? sel[i] : 0;
+	}
+	c->cpu_control.ppc.mmcr0 = mmcr0;
+}
+
+/* Open a state for the calling thread counting user instructions in PMC5. */
+static int open_inst(const struct vperfctr_state **s)
+{
+	static const unsigned int map[] = { PMC5 };
+	struct vperfctr_control c;
+	int fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+
+	if (fd < 0)
+		return -1;
+	amode(&c, MMCR0_FCS, 1, map, NULL);
+	if (vperfctr_control(fd, &c) || !(*s = vperfctr_map(fd))) {
+		vperfctr_unlink(fd);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void close_state(int fd, const struct vperfctr_state *s)
+{
+	if (s)
+		vperfctr_unmap(s);
+	vperfctr_unlink(fd);
+	close(fd);
+}
+
+/* Instructions counted around insn_loop(n), by two fast reads. */
+static __u64 count_loop(const struct vperfctr_state *s, unsigned int i, unsigned long n)
+{
+	__u64 a, b;
+
+	a = vperfctr_read_pmc_seq(s, i);
+	insn_loop(n);
+	b = vperfctr_read_pmc_seq(s, i);
+	return b - a;
+}
+
+static __u64 sys_pmc(int fd, unsigned int i)
+{
+	struct perfctr_sum_ctrs sum;
+
+	if (vperfctr_read(fd, &sum, NULL))
+		return ~0ULL;
+	return sum.pmc[i];
+}
+
+static int pin_to_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* ------------------------------------------------------------ counting */
+
+/* The fewest instructions counted around insn_loop(n) in @tries tries. */
+static __u64 min_count_loop(const struct vperfctr_state *s, unsigned long n, int tries)
+{
+	__u64 d, best = ~0ULL;
+
+	while (tries--) {
+		d = count_loop(s, 0, n);
+		if (d < best)
+			best = d;
+	}
+	return best;
+}
+
+TEST(pmc_loop_instruction_count_is_exact)
+{
+	static const unsigned long sizes[] = { 10, 1000, 20000, 100000 };
+	const struct vperfctr_state *s;
+	__u64 d, base, big;
+	unsigned int k;
+	int fd;
+
+	NEED_PMCS();
+	fd = open_inst(&s);
+	ASSERT_LE(0, fd);
+	base = min_count_loop(s, 1, 20);
+	EXPECT_LE(base, READ_OVERHEAD_MAX);
+	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		d = min_count_loop(s, sizes[k], 20);
+		TH_LOG("loop %lu: %llu instructions (1-iteration loop %llu)", sizes[k],
+		       (unsigned long long)d, (unsigned long long)base);
+		/* n - 1 more bdnz than the 1-iteration loop, to the instruction */
+		EXPECT_EQ(base + sizes[k] - 1, d);
+	}
+	/* Long enough to be interrupted: the kernel's share stays small. */
+	big = count_loop(s, 0, 10000000);
+	EXPECT_LE(10000000, big);
+	EXPECT_GT(10000000 + 200000, big);
+	close_state(fd, s);
+}
+
+TEST(pmc1_event_selector_counts_like_pmc5)
+{
+	static const unsigned int map[] = { PMC1, PMC5 }, sel[] = { EV_INST_CMPL, 0 };
+	struct vperfctr_control c;
+	const struct vperfctr_state *s;
+	__u64 a0, a1, b0, b1;
+	int fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+
+	NEED_PMCS();
+	ASSERT_LE(0, fd);
+	amode(&c, MMCR0_FCS, 2, map, sel);
+	ASSERT_EQ(0, vperfctr_control(fd, &c));
+	s = vperfctr_map(fd);
+	ASSERT_NE(NULL, s);
+	a0 = vperfctr_read_pmc_seq(s, 0);
+	a1 = vperfctr_read_pmc_seq(s, 1);
+	insn_loop(2000000);
+	b0 = vperfctr_read_pmc_seq(s, 0);
+	b1 = vperfctr_read_pmc_seq(s, 1);
+	EXPECT_LE(2000000, b0 - a0);
+	EXPECT_LE(2000000, b1 - a1);
+	/* The reads sit at different points: a few instructions apart. */
+	EXPECT_GE(READ_OVERHEAD_MAX, llabs((long long)(b0 - a0) - (long long)(b1 - a1)));
+	close_state(fd, s);
+}
+
+TEST(pmc6_counts_cycles)
+{
+	static const unsigned int map[] = { PMC6 };
+	struct vperfctr_control c;
+	const struct vperfctr_state *s;
+	__u64 small, big;
+	int fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+
+	NEED_PMCS();
+	ASSERT_LE(0, fd);
+	amode(&c, MMCR0_FCS, 1, map, NULL);
+	ASSERT_EQ(0, vperfctr_control(fd, &c));
+	s = vperfctr_map(fd);
+	ASSERT_NE(NULL, s);
+	small = count_loop(s, 0, 100000);
+	big = count_loop(s, 0, 1000000);
+	TH_LOG("cycles: %llu for 100k, %llu for 1M", (unsigned long long)small,
+	       (unsigned long long)big);
+	EXPECT_LT(0, small);
+	EXPECT_LT(small * 5, big);
+	close_state(fd, s);
+}
+
+/* getppid() n times, counted with the given freeze conditions. */
+static __u64 syscalls_counted(unsigned int mmcr0, int n)
+{
+	static const unsigned int map[] = { PMC5 };
+	struct vperfctr_control c;
+	__u64 before, after;
+	int fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT), i;
+
+	if (fd < 0)
+		return 0;
+	amode(&c, mmcr0, 1, map, NULL);
+	if (vperfctr_control(fd, &c))
+		return 0;
+	before = sys_pmc(fd, 0);
+	for (i = 0; i < n; i++)
+		getppid();
+	after = sys_pmc(fd, 0);
+	vperfctr_unlink(fd);
+	close(fd);
+	return after - before;
+}
+
+/* MMCR0 of a running control, read from problem state, and its counts. */
+static unsigned long mmcr0_while_counting(unsigned int mmcr0, __u64 *counted)
+{
+	static const unsigned int map[] = { PMC5 };
+	struct vperfctr_control c;
+	unsigned long seen;
+	__u64 before;
+	int fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT), i;
+
+	if (fd < 0)
+		return ~0UL;
+	amode(&c, mmcr0, 1, map, NULL);
+	if (vperfctr_control(fd, &c))
+		return ~0UL;
+	seen = read_mmcr0();
+	before = sys_pmc(fd, 0);
+	for (i = 0; i < 1000; i++)
+		getppid();
+	*counted = sys_pmc(fd, 0) - before;
+	vperfctr_unlink(fd);
+	close(fd);
+	return seen;
+}
+
+TEST(pmc_freeze_conditions_reach_mmcr0)
+{
+	unsigned long user, all, kernel;
+	__u64 nu, na, nk;
+
+	NEED_PMCS();
+	user = mmcr0_while_counting(MMCR0_FCS, &nu);
+	all = mmcr0_while_counting(0, &na);
+	kernel = mmcr0_while_counting(MMCR0_FCP, &nk);
+	TH_LOG("MMCR0 %#lx %#lx %#lx; 1000 getppid() counted %llu (user), %llu (all), %llu (kernel)",
+	       user, all, kernel, (unsigned long long)nu, (unsigned long long)na,
+	       (unsigned long long)nk);
+	/* Running (FC clear), user-readable (PMCC 00), with the asked freeze bits. */
+	EXPECT_EQ(MMCR0_FCS, user & (0x80000000UL | MMCR0_FCS | MMCR0_FCP | MMCR0_PMCC));
+	EXPECT_EQ(0, all & (0x80000000UL | MMCR0_FCS | MMCR0_FCP | MMCR0_PMCC));
+	EXPECT_EQ(MMCR0_FCP, kernel & (0x80000000UL | MMCR0_FCS | MMCR0_FCP | MMCR0_PMCC));
+	/* No i-mode counter: no alert enabled. */
+	EXPECT_EQ(0, (user | all | kernel) & MMCR0_PMAE);
+	EXPECT_LT(1000, nu);
+	EXPECT_LT(1000, na);
+}
+
+TEST(pmc_fast_read_agrees_with_syscall)
+{
+	const struct vperfctr_state *s;
+	__u64 fast, slow, fast2;
+	int fd, k;
+
+	NEED_PMCS();
+	fd = open_inst(&s);
+	ASSERT_LE(0, fd);
+	for (k = 1; k <= 20; k++) {
+		insn_loop(10000 * k);
+		fast = vperfctr_read_pmc_seq(s, 0);
+		slow = sys_pmc(fd, 0);
+		fast2 = vperfctr_read_pmc_seq(s, 0);
+		/* The system call's own instructions lie between. */
+		EXPECT_LE(fast, slow);
+		EXPECT_LE(slow, fast2);
+		EXPECT_GT(20000, fast2 - fast);
+	}
+	close_state(fd, s);
+}
+
+TEST(pmc_sleeping_thread_counts_nothing)
+{
+	const struct vperfctr_state *s;
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+	__u64 a, b;
+	int fd;
+
+	NEED_PMCS();
+	fd = open_inst(&s);
+	ASSERT_LE(0, fd);
+	a = vperfctr_read_pmc_seq(s, 0);
+	nanosleep(&ts, NULL);
+	b = vperfctr_read_pmc_seq(s, 0);
+	/* Other threads ran meanwhile; this one made one system call. */
+	EXPECT_GT(50000, b - a);
+	close_state(fd, s);
+}
+
+/* ------------------------------------------------------ virtualisation */
+
+struct worker {
+	unsigned long loops, rounds;
+	__u64 counted;
+	long nvcsw;
+	int err;
+};
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	const struct vperfctr_state *s;
+	struct rusage ru;
+	unsigned long r;
+	__u64 a, b;
+	int fd;
+
+	if (pin_to_cpu(0) || (fd = open_inst(&s)) < 0) {
+		w->err = errno ?: -1;
+		return NULL;
+	}
+	a = vperfctr_read_pmc_seq(s, 0);
+	for (r = 0; r < w->rounds; r++) {
+		insn_loop(w->loops);
+		sched_yield();
+	}
+	b = vperfctr_read_pmc_seq(s, 0);
+	w->counted = b - a;
+	getrusage(RUSAGE_THREAD, &ru);
+	w->nvcsw = ru.ru_nvcsw + ru.ru_nivcsw;
+	close_state(fd, s);
+	return NULL;
+}
+
+TEST(pmc_two_threads_on_one_cpu_count_their_own)
+{
+	struct worker w[2] = { { .loops = 100000, .rounds = 50 },
+			       { .loops = 300000, .rounds = 50 } };
+	pthread_t t[2];
+	int i;
+
+	NEED_PMCS();
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, work, &w[i]));
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, pthread_join(t[i], NULL));
+	for (i = 0; i < 2; i++) {
+		__u64 expect = (__u64)w[i].loops * w[i].rounds;
+
+		ASSERT_EQ(0, w[i].err);
+		TH_LOG("thread %d: %llu instructions for %llu loop iterations, %ld switches",
+		       i, (unsigned long long)w[i].counted, (unsigned long long)expect,
+		       w[i].nvcsw);
+		EXPECT_LE(20, w[i].nvcsw);
+		/*
+		 * Its loops, plus its sched_yield() calls (kernel included
+		 * under QEMU): 1 % at most, where the other thread's work
+		 * would add 300 % or 33 %.
+		 */
+		EXPECT_LE(expect, w[i].counted);
+		EXPECT_GT(expect + expect / 100, w[i].counted);
+	}
+}
+
+TEST(pmc_counts_survive_migration)
+{
+	const struct vperfctr_state *s;
+	__u64 a, b;
+	int fd, k, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	NEED_PMCS();
+	if (ncpu < 2)
+		SKIP(return, "one CPU: nothing to migrate to");
+	fd = open_inst(&s);
+	ASSERT_LE(0, fd);
+	a = vperfctr_read_pmc_seq(s, 0);
+	for (k = 0; k < 40; k++) {
+		ASSERT_EQ(0, pin_to_cpu(k % 2));
+		insn_loop(100000);
+	}
+	b = vperfctr_read_pmc_seq(s, 0);
+	/* The loops, and 40 sched_setaffinity() calls (kernel included under QEMU). */
+	EXPECT_LE(4000000, b - a);
+	EXPECT_GT(4000000 + 40 * 20000, b - a);
+	close_state(fd, s);
+	ASSERT_EQ(0, pin_to_cpu(0));
+}
+
+TEST(pmc_preserve_keeps_the_sum)
+{
+	static const unsigned int map[] = { PMC5 };
+	struct vperfctr_control c;
+	__u64 before, kept;
+	int fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+
+	NEED_PMCS();
+	ASSERT_LE(0, fd);
+	amode(&c, MMCR0_FCS, 1, map, NULL);
+	ASSERT_EQ(0, vperfctr_control(fd, &c));
+	insn_loop(1000000);
+	before = sys_pmc(fd, 0);
+	EXPECT_LE(1000000, before);
+	c.preserve = 1;
+	ASSERT_EQ(0, vperfctr_control(fd, &c));
+	kept = sys_pmc(fd, 0);
+	EXPECT_LE(before, kept);
+	EXPECT_GT(before + 5000, kept);
+	c.preserve = 0;
+	ASSERT_EQ(0, vperfctr_control(fd, &c));
+	EXPECT_GT(5000, sys_pmc(fd, 0));
+	vperfctr_unlink(fd);
+	close(fd);
+}
+
+TEST(pmc_tracer_reads_a_stopped_tracee)
+{
+	static const unsigned int map[] = { PMC5 };
+	struct vperfctr_control c;
+	struct perfctr_sum_ctrs s1, s2;
+	int fd, status;
+	pid_t pid;
+
+	NEED_PMCS();
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		raise(SIGSTOP);
+		insn_loop(3000000);
+		raise(SIGSTOP);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	fd = vperfctr_open(pid, VPERFCTR_OPEN_CREAT);
+	ASSERT_LE(0, fd);
+	amode(&c, MMCR0_FCS, 1, map, NULL);
+	ASSERT_EQ(0, vperfctr_control(fd, &c));
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSTOPPED(status));
+	ASSERT_EQ(0, vperfctr_read(fd, &s1, NULL));
+	ASSERT_EQ(0, vperfctr_read(fd, &s2, NULL));
+	EXPECT_LE(3000000, s1.pmc[0]);
+	EXPECT_GT(3000000 + 100000, s1.pmc[0]);
+	EXPECT_EQ(s1.pmc[0], s2.pmc[0]);	/* stopped: no change */
+	ptrace(PTRACE_CONT, pid, NULL, NULL);
+	waitpid(pid, &status, 0);
+	close(fd);
+}
+
+/* -------------------------------------------------------------- i-mode */
+
+static volatile int ovf_signals, ovf_bad_code, ovf_fd = -1, ovf_resume;
+static volatile unsigned int ovf_mask;
+static __u64 ovf_sums[64];
+
+static void on_ovf(int sig __attribute__((unused)), siginfo_t *si,
+		   void *uc __attribute__((unused)))
+{
+	struct perfctr_sum_ctrs sum;
+
+	if (si->si_code != SI_PMC_OVF)
+		ovf_bad_code++;
+	ovf_mask |= si->si_pmc_ovf_mask;
+	/* Stopped since the overflow: the sum is whole periods. */
+	if (ovf_signals < 64 && !vperfctr_read(ovf_fd, &sum, NULL))
+		ovf_sums[ovf_signals] = sum.pmc[0];
+	ovf_signals++;
+	if (ovf_resume && vperfctr_iresume(ovf_fd))
+		ovf_bad_code++;
+}
+
+/* Counter 0..na-1 a-mode on PMC6, then one i-mode PMC5 counter of period p. */
+static int open_imode(int na, unsigned int period, int resume)
+{
+	struct sigaction sa = { .sa_sigaction = on_ovf, .sa_flags = SA_SIGINFO };
+	struct vperfctr_control c;
+	int fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+
+	if (fd < 0)
+		return -1;
+	sigaction(SIGIO, &sa, NULL);
+	ovf_signals = ovf_bad_code = ovf_mask = 0;
+	ovf_fd = fd;
+	ovf_resume = resume;
+	memset(&c, 0, sizeof(c));
+	c.si_signo = SIGIO;
+	c.cpu_control.tsc_on = 1;
+	c.cpu_control.nractrs = na;
+	c.cpu_control.nrictrs = 1;
+	if (na)
+		c.cpu_control.pmc_map[0] = PMC6;
+	c.cpu_control.pmc_map[na] = PMC5;
+	c.cpu_control.ireset[na] = 0x80000000U - period;
+	c.cpu_control.ppc.mmcr0 = MMCR0_FCS;
+	if (vperfctr_control(fd, &c)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int pmi_count(void)
+{
+	char line[1024], *p, *end;
+	int total = 0;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		for (p = line; *p == ' '; p++)
+			;
+		if (strncmp(p, "PMI:", 4))
+			continue;
+		for (p += 4;; p = end) {
+			long v = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			total += v;
+		}
+	}
+	if (f)
+		fclose(f);
+	return total;
+}
+
+TEST(imode_overflow_signals_once_then_iresume_continues)
+{
+	struct perfctr_sum_ctrs sum;
+	int fd, pmis = pmi_count();
+
+	NEED_PMCS();
+	fd = open_imode(0, 100000, 0);
+	ASSERT_LE(0, fd);
+	insn_loop(1000000);
+	/* Suspended after the overflow until iresume: one signal. */
+	EXPECT_EQ(1, ovf_signals);
+	EXPECT_EQ(0, ovf_bad_code);
+	EXPECT_EQ(1, ovf_mask);
+	ASSERT_EQ(0, vperfctr_read(fd, &sum, NULL));
+	/* FCECE froze the counter at the overflow: its period, to a few. */
+	TH_LOG("counted %llu at the overflow (period 100000)", (unsigned long long)sum.pmc[0]);
+	EXPECT_LE(100000, sum.pmc[0]);
+	EXPECT_GT(100000 + 1000, sum.pmc[0]);
+	EXPECT_LT(0, sum.tsc);
+
+	ASSERT_EQ(0, vperfctr_iresume(fd));
+	EXPECT_EQ(-1, vperfctr_iresume(fd));	/* nothing to resume now */
+	EXPECT_EQ(EINVAL, errno);
+	insn_loop(1000000);
+	EXPECT_EQ(2, ovf_signals);
+	ASSERT_EQ(0, vperfctr_read(fd, &sum, NULL));
+	EXPECT_LE(200000, sum.pmc[0]);
+	EXPECT_GT(200000 + 3000, sum.pmc[0]);
+	EXPECT_LE(pmis + 2, pmi_count());
+	vperfctr_unlink(fd);
+	close(fd);
+}
+
+TEST(imode_iresume_from_the_handler_gives_one_signal_per_period)
+{
+	struct perfctr_sum_ctrs sum;
+	int fd;
+
+	NEED_PMCS();
+	fd = open_imode(0, 100000, 1);
+	ASSERT_LE(0, fd);
+	insn_loop(1000000);
+	ASSERT_EQ(0, vperfctr_read(fd, &sum, NULL));
+	TH_LOG("%d signals, %llu instructions", ovf_signals, (unsigned long long)sum.pmc[0]);
+	EXPECT_EQ(0, ovf_bad_code);
+	EXPECT_LE(10, ovf_signals);
+	/* Signal k came when the count reached k periods, exactly. */
+	for (int k = 0; k < ovf_signals && k < 64; k++) {
+		EXPECT_EQ(100000ULL * (k + 1), ovf_sums[k]) {
+			TH_LOG("signal %d", k + 1);
+		}
+	}
+	EXPECT_EQ(sum.pmc[0] / 100000, (unsigned long long)ovf_signals);
+	vperfctr_unlink(fd);
+	close(fd);
+}
+
+TEST(imode_mask_names_the_counter_after_the_amode_ones)
+{
+	struct perfctr_sum_ctrs sum;
+	int fd;
+
+	NEED_PMCS();
+	fd = open_imode(1, 50000, 0);
+	ASSERT_LE(0, fd);
+	insn_loop(200000);
+	EXPECT_EQ(1, ovf_signals);
+	EXPECT_EQ(2, ovf_mask);		/* counter 1: the i-mode one */
+	ASSERT_EQ(0, vperfctr_read(fd, &sum, NULL));
+	EXPECT_LT(0, sum.pmc[0]);	/* the a-mode cycles counter ran */
+	EXPECT_LE(50000, sum.pmc[1]);
+	vperfctr_unlink(fd);
+	close(fd);
+}
+
+/* ---------------------------------------------- perf_events arbitration */
+
+static int perf_hw_open(void)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_HW_INSTRUCTIONS,
+		.exclude_kernel = 1,
+	};
+
+	return syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+}
+
+TEST(perf_and_perfctr_exclude_each_other)
+{
+	static const unsigned int map[] = { PMC5 };
+	struct vperfctr_control c, tsc;
+	int fd, pfd;
+
+	NEED_PMCS();
+	fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+	ASSERT_LE(0, fd);
+	/* The TSC alone does not hold the PMU. */
+	vperfctr_control_tsc(&tsc, 1);
+	ASSERT_EQ(0, vperfctr_control(fd, &tsc));
+	pfd = perf_hw_open();
+	ASSERT_LE(0, pfd) TH_LOG("perf_event_open: %s", strerror(errno));
+	/* perf holds it: perfctr's PMCs are refused, and nothing changes. */
+	amode(&c, MMCR0_FCS, 1, map, NULL);
+	EXPECT_EQ(-1, vperfctr_control(fd, &c));
+	EXPECT_EQ(EBUSY, errno);
+	close(pfd);
+	/* Released: perfctr takes it, and perf is refused. */
+	ASSERT_EQ(0, vperfctr_control(fd, &c));
+	EXPECT_EQ(-1, perf_hw_open());
+	EXPECT_EQ(EBUSY, errno);
+	/* Back to the TSC alone: perf can have it again. */
+	ASSERT_EQ(0, vperfctr_control(fd, &tsc));
+	pfd = perf_hw_open();
+	EXPECT_LE(0, pfd);
+	if (pfd >= 0)
+		close(pfd);
+	vperfctr_unlink(fd);
+	close(fd);
+}
+
+TEST(unlink_releases_the_pmu)
+{
+	static const unsigned int map[] = { PMC5 };
+	struct vperfctr_control c;
+	int fd, pfd;
+
+	NEED_PMCS();
+	fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+	ASSERT_LE(0, fd);
+	amode(&c, MMCR0_FCS, 1, map, NULL);
+	ASSERT_EQ(0, vperfctr_control(fd, &c));
+	EXPECT_EQ(-1, perf_hw_open());
+	vperfctr_unlink(fd);
+	/* The fd still holds the state, whose last reference holds the PMU. */
+	close(fd);
+	pfd = perf_hw_open();
+	EXPECT_LE(0, pfd);
+	if (pfd >= 0)
+		close(pfd);
+}
+
+/* --------------------------------------------------------- bad control */
+
+FIXTURE(ppc_bad_control) {
+	int fd;
+	struct vperfctr_control good;
+};
+
+FIXTURE_SETUP(ppc_bad_control)
+{
+	static const unsigned int map[] = { PMC5 };
+
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
+	self->fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+	ASSERT_LE(0, self->fd);
+	amode(&self->good, MMCR0_FCS, 1, map, NULL);
+	ASSERT_EQ(0, vperfctr_control(self->fd, &self->good));
+}
+
+FIXTURE_TEARDOWN(ppc_bad_control)
+{
+	if (have_pmcs()) {
+		vperfctr_unlink(self->fd);
+		close(self->fd);
+	}
+}
+
+FIXTURE_VARIANT(ppc_bad_control) {
+	int what;
+};
+
+enum {
+	B_FC, B_PMAE, B_PMCC, B_TRIGGER, B_SEL_PMC5, B_SEL_WIDE, B_DUP_MAP,
+	B_MAP_RANGE, B_NEG_IRESET, B_AMODE_IRESET, B_MMCR2, B_MMCR1_SEL,
+	B_TOO_MANY, B_UNUSED_MAP, B_RESERVED0, B_NO_SIGNAL
+};
+
+FIXTURE_VARIANT_ADD(ppc_bad_control, mmcr0_fc) { .what = B_FC };
+FIXTURE_VARIANT_ADD(ppc_bad_control, mmcr0_pmae) { .what = B_PMAE };
+FIXTURE_VARIANT_ADD(ppc_bad_control, mmcr0_pmcc) { .what = B_PMCC };
+FIXTURE_VARIANT_ADD(ppc_bad_control, mmcr0_trigger) { .what = B_TRIGGER };
+FIXTURE_VARIANT_ADD(ppc_bad_control, evntsel_on_fixed_pmc5) { .what = B_SEL_PMC5 };
+FIXTURE_VARIANT_ADD(ppc_bad_control, evntsel_wider_than_8_bits) { .what = B_SEL_WIDE };
+FIXTURE_VARIANT_ADD(ppc_bad_control, two_counters_one_pmc) { .what = B_DUP_MAP };
+FIXTURE_VARIANT_ADD(ppc_bad_control, pmc_map_beyond_pmc6) { .what = B_MAP_RANGE };
+FIXTURE_VARIANT_ADD(ppc_bad_control, negative_ireset) { .what = B_NEG_IRESET };
+FIXTURE_VARIANT_ADD(ppc_bad_control, ireset_on_amode) { .what = B_AMODE_IRESET };
+FIXTURE_VARIANT_ADD(ppc_bad_control, mmcr2_set) { .what = B_MMCR2 };
+FIXTURE_VARIANT_ADD(ppc_bad_control, mmcr1_selector_bytes) { .what = B_MMCR1_SEL };
+FIXTURE_VARIANT_ADD(ppc_bad_control, seven_counters) { .what = B_TOO_MANY };
+FIXTURE_VARIANT_ADD(ppc_bad_control, unused_entry_set) { .what = B_UNUSED_MAP };
+FIXTURE_VARIANT_ADD(ppc_bad_control, reserved0_set) { .what = B_RESERVED0 };
+FIXTURE_VARIANT_ADD(ppc_bad_control, imode_without_signal) { .what = B_NO_SIGNAL };
+
+TEST_F(ppc_bad_control, refused_and_nothing_changes)
+{
+	struct vperfctr_control c = self->good, back;
+	struct perfctr_cpu_control *cc = &c.cpu_control;
+	struct perfctr_sum_ctrs s1, s2;
+	int i;
+
+	switch (variant->what) {
+	case B_FC: cc->ppc.mmcr0 |= 0x80000000U; break;
+	case B_PMAE: cc->ppc.mmcr0 |= MMCR0_PMAE; break;
+	case B_PMCC: cc->ppc.mmcr0 |= MMCR0_PMCC; break;
+	case B_TRIGGER: cc->ppc.mmcr0 |= MMCR0_TRIGGER; break;
+	case B_SEL_PMC5: cc->evntsel[0] = EV_INST_CMPL; break;
+	case B_SEL_WIDE: cc->pmc_map[0] = PMC1; cc->evntsel[0] = 0x102; break;
+	case B_DUP_MAP: cc->nractrs = 2; cc->pmc_map[1] = PMC5; break;
+	case B_MAP_RANGE: cc->pmc_map[0] = 6; break;
+	case B_NEG_IRESET:
+		cc->nractrs = 0; cc->nrictrs = 1; cc->ireset[0] = -1;
+		c.si_signo = SIGIO;
+		break;
+	case B_AMODE_IRESET: cc->ireset[0] = 5; break;
+	case B_MMCR2: cc->ppc.mmcr2 = 1; break;
+	case B_MMCR1_SEL: cc->ppc.mmcr1 = 0x02; break;
+	case B_TOO_MANY:
+		cc->nractrs = 7;
+		for (i = 0; i < 7; i++)
+			cc->pmc_map[i] = i;
+		break;
+	case B_UNUSED_MAP: cc->pmc_map[3] = 2; break;
+	case B_RESERVED0: cc->_reserved0 = 1; break;
+	case B_NO_SIGNAL: cc->nractrs = 0; cc->nrictrs = 1; break;
+	}
+	insn_loop(100000);
+	ASSERT_EQ(0, vperfctr_read(self->fd, &s1, NULL));
+	EXPECT_EQ(-1, vperfctr_control(self->fd, &c));
+	EXPECT_EQ(EINVAL, errno);
+	insn_loop(100000);
+	ASSERT_EQ(0, vperfctr_read(self->fd, &s2, &back));
+	EXPECT_EQ(0, memcmp(&back.cpu_control, &self->good.cpu_control, sizeof(back.cpu_control)));
+	/* still counting, sum kept */
+	EXPECT_LE(s1.pmc[0] + 100000, s2.pmc[0]);
+}
+
+int main(int argc, char **argv)
+{
+	return test_harness_run(argc, argv);
+}
+
+#else /* !__powerpc64__ */
+
+/* No PMC that counts where this is built: nothing to test. */
+int main(void)
+{
+	printf("1..0 # SKIP no programmable counters to test on this architecture\n");
+	return KSFT_SKIP;
+}
+
+#endif
