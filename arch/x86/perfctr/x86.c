@@ -1072,8 +1072,8 @@ static bool __init perfctr_pmu_responds(const struct perfctr_x86_model *model)
  *
  * Return: the model, or NULL for none.
  */
-const struct perfctr_x86_model *perfctr_x86_detect(unsigned int vendor, unsigned int family,
-						    unsigned int model, bool mmx)
+const struct perfctr_x86_model *
+perfctr_x86_detect(unsigned int vendor, unsigned int family, unsigned int model, bool mmx)
 {
 	switch (vendor) {
 	case X86_VENDOR_INTEL:

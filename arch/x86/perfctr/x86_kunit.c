@@ -1454,7 +1454,8 @@ static void p4_accepts_a_counter_with_fast_rdpmc(struct kunit *test)
 
 static void p4_pmc_map_rules(struct kunit *test)
 {
-	u32 maps[] = { 12, FAST | 12 }, cccrs[] = { IQ_CCCR, IQ_CCCR }, escrs[] = { IQ_ESCR, IQ_ESCR };
+	u32 maps[] = { 12, FAST | 12 }, cccrs[] = { IQ_CCCR, IQ_CCCR };
+	u32 escrs[] = { IQ_ESCR, IQ_ESCR };
 
 	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4, 18, IQ_CCCR, IQ_ESCR));
 	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4, BIT(30) | 12, IQ_CCCR, IQ_ESCR));
@@ -1471,7 +1472,8 @@ static void p4_rejects_reserved_cccr_bits(struct kunit *test)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(bits); i++)
-		KUNIT_EXPECT_EQ_MSG(test, -EINVAL, p4_check1(test, P4M2, 12, IQ_CCCR | bits[i], IQ_ESCR),
+		KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
+				    p4_check1(test, P4M2, 12, IQ_CCCR | bits[i], IQ_ESCR),
 				    "bit %#x", bits[i]);
 	/* Compare, complement, threshold and edge are the user's. */
 	KUNIT_EXPECT_EQ(test, 0, p4_check1(test, P4M2, 12, IQ_CCCR | BIT(18) | BIT(19) |
@@ -1569,7 +1571,8 @@ static void p4_iq_escr_only_up_to_model_2(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, p4_check1(test, P4M2, 14, iq0, IQ_ESCR));
 	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4M3, 12, iq0, IQ_ESCR));
 	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4M3, 17, iq0, IQ_ESCR));
-	KUNIT_EXPECT_EQ(test, 0, p4_check1(test, P4M3, 17, C_ENABLE | C_ACTIVE | C_SEL(1), IQ_ESCR));
+	KUNIT_EXPECT_EQ(test, 0, p4_check1(test, P4M3, 17, C_ENABLE | C_ACTIVE | C_SEL(1),
+					   IQ_ESCR));
 }
 
 static void p4_rejects_escr_select_out_of_domain(struct kunit *test)
