@@ -1403,6 +1403,11 @@ static void vc3_writes_evntsel1_and_wraps_32(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0x79ULL, sim.evntsel[1]);
 	KUNIT_EXPECT_EQ(test, 4ULL, st2->pmc[0].sum);
 	KUNIT_EXPECT_EQ(test, 0U, sim.stray);	/* never EVNTSEL0, never RDPMC 0 */
+	/* A new control id with the same EVNTSEL1: nothing to write. */
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st2, 0));
+	run(st2, 4);
+	KUNIT_EXPECT_EQ(test, 2U, sim.wrmsrs);
+	KUNIT_EXPECT_EQ(test, st2->k1.id, perfctr_x86_this_cache()->id);
 }
 
 /* ---- Pentium 4 ---- */
