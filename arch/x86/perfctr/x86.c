@@ -1024,7 +1024,7 @@ static bool __init perfctr_msr_responds(u32 msr, u64 bits)
  * boot (write, read back), and knows; without perf_events, and for the
  * families it has no driver for, probe a control register the same way
  * with the exception-safe accessors -- never the WinChip's CESR, whose
- * rewriting breaks its TSC: there only a read.
+ * rewriting breaks its TSC: there only a read, which must find it set up.
  */
 static bool __init perfctr_pmu_responds(const struct perfctr_x86_model *model)
 {
@@ -1032,8 +1032,12 @@ static bool __init perfctr_pmu_responds(const struct perfctr_x86_model *model)
 	u64 val;
 
 	if (model && model->family == PERFCTR_X86_FAM_P5) {
+		/*
+		 * The WinChip's CESR synthesises its TSC, so it is set up (not
+		 * zero) on a real one; QEMU TCG reads it as 0 without a fault.
+		 */
 		if (model->no_tsc)
-			return !rdmsrq_safe(P5_CESR_MSR, &val);
+			return !rdmsrq_safe(P5_CESR_MSR, &val) && val;
 		/* Event bits of counter 0, CPL untouched: it counts no more. */
 		return perfctr_msr_responds(P5_CESR_MSR, 0x1a);
 	}
@@ -1217,7 +1221,8 @@ int __init perfctr_cpu_init(void)
 	model = perfctr_x86_detect(boot_cpu_data.x86_vendor, boot_cpu_data.x86,
 				   boot_cpu_data.x86_model, boot_cpu_has(X86_FEATURE_MMX));
 	if (!perfctr_pmu_responds(model))
-		pr_info("PMU not available (absent or not responding, as in most virtual machines): using the generic TSC-only model\n");
+		pr_info("PMU not available (absent or not responding, as in most virtual machines): using the generic TSC-only model%s%s\n",
+			model ? " instead of " : "", model ? model->name : "");
 	else if (model)
 		pr_info("%s PMU found, not selected at boot yet: using the generic TSC-only model\n",
 			model->name);

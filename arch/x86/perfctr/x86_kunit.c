@@ -807,12 +807,15 @@ static const struct perfctr_x86_model *boot_vendor_model(struct kunit *test)
 {
 	switch (boot_cpu_data.x86_vendor) {
 	case X86_VENDOR_INTEL:
-		return &perfctr_x86_p6;
+		/* Family 15 (P4) maps other MSRs, family 5 none. */
+		if (boot_cpu_data.x86 == 6)
+			return &perfctr_x86_p6;
+		break;
 	case X86_VENDOR_AMD:
 	case X86_VENDOR_HYGON:
 		return &perfctr_x86_k7;
 	}
-	kunit_skip(test, "the PMU allocator's MSR map is for Intel and AMD only");
+	kunit_skip(test, "the PMU allocator's MSR map is for Intel family 6 and AMD only here");
 	return NULL;
 }
 
