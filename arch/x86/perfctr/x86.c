@@ -10,13 +10,18 @@
  * on SMP, which the finalise step had to arrange by hand.
  *
  * Models: the generic one (the TSC alone: tsc_on = 1, no PMCs), and the
- * P6 family of low-level-x86.txt and its descendants -- Intel P6, AMD
- * K7/K8, Intel architectural perfmon, AMD family 15h+ core counters --
- * with accumulation-mode counters.  The P6-family models are exercised on a
- * simulated PMU by the KUnit suite (x86_kunit.c); boot does not select
- * them yet, because perfctr does not arbitrate with perf_events for the
- * PMU yet: every CPU runs the generic model.  A PMU that does not respond
- * (virtual machines, QEMU TCG) is never trusted.
+ * families of low-level-x86.txt with accumulation-mode counters:
+ *  - the P6 family and its descendants: Intel P6, AMD K7/K8, Intel
+ *    architectural perfmon, AMD family 15h+ core counters;
+ *  - the P5 family: Intel P5 and P5MMX, Cyrix 6x86MX/MII/III, Centaur
+ *    WinChip C6/2/3 (two counters controlled by one CESR);
+ *  - VIA C3 (PERFCTR1 only);
+ *  - Intel Pentium 4 (CCCRs and ESCRs, replay tagging).
+ * Every model is exercised on a simulated PMU by the KUnit suite
+ * (x86_kunit.c).  perfctr_cpu_init() detects the model from CPUID but does
+ * not select it yet (perfctr reserves the PMU at the first state, not at
+ * the first control with PMCs): every CPU runs the generic model.  A PMU
+ * that does not respond (virtual machines, QEMU TCG) is never trusted.
  */
 #define pr_fmt(fmt) "perfctr: " fmt
 
@@ -31,6 +36,7 @@
 #include <linux/processor.h>
 #include <linux/static_call.h>
 #include <linux/string.h>
+#include <linux/topology.h>
 
 #include <asm/msr.h>
 #include <asm/nmi.h>
@@ -76,10 +82,25 @@ static int generic_check_control(struct perfctr_cpu_state *state, int is_global)
 
 static void generic_suspend_pmcs(struct perfctr_cpu_state *state) { }
 static void generic_resume_pmcs(struct perfctr_cpu_state *state) { }
+static void generic_write_control(const struct perfctr_cpu_state *state) { }
 
 DEFINE_STATIC_CALL(perfctr_x86_check_control, generic_check_control);
 DEFINE_STATIC_CALL(perfctr_x86_suspend_pmcs, generic_suspend_pmcs);
 DEFINE_STATIC_CALL(perfctr_x86_resume_pmcs, generic_resume_pmcs);
+/* Loads a state's control registers: called by the RDPMC-based resume. */
+DEFINE_STATIC_CALL(perfctr_x86_write_control, generic_write_control);
+
+/*
+ * Interrupt-mode counters need the overflow interrupt programmed, which no
+ * model does yet: until then every model refuses them.  The P4's i-mode
+ * rules are checked all the same (the KUnit suite tests them with this on).
+ */
+static bool perfctr_x86_imode;
+
+void perfctr_x86_set_imode(bool on)
+{
+	perfctr_x86_imode = on;
+}
 
 /*
  * Hardware accessors.  The KUnit suite redirects them to a simulated PMU;
@@ -91,10 +112,27 @@ void perfctr_x86_wrmsr(u32 msr, u64 val)
 	native_write_msr(msr, val);
 }
 
+u32 perfctr_x86_rdmsr_low(u32 msr)
+{
+	KUNIT_STATIC_STUB_REDIRECT(perfctr_x86_rdmsr_low, msr);
+	return (u32)native_read_msr(msr);
+}
+
 u32 perfctr_x86_rdpmc_low(u32 map)
 {
 	KUNIT_STATIC_STUB_REDIRECT(perfctr_x86_rdpmc_low, map);
 	return (u32)native_read_pmc(map);
+}
+
+/* Is @cpu a second (or later) hardware thread of its core? */
+bool perfctr_x86_ht_sibling(unsigned int cpu)
+{
+	KUNIT_STATIC_STUB_REDIRECT(perfctr_x86_ht_sibling, cpu);
+#ifdef CONFIG_SMP
+	return cpu != cpumask_first(topology_sibling_cpumask(cpu));
+#else
+	return false;
+#endif
 }
 
 /*
@@ -165,6 +203,129 @@ const struct perfctr_x86_model perfctr_x86_amd_core = {
 	.evntsel_stride	= 2,
 	.high_allowed	= 0xf,		/* EventSelect[11:8] */
 	.global_ctrl_msr = MSR_AMD64_PERF_CNTR_GLOBAL_CTL,
+};
+
+/*
+ * The P5 family (low-level-x86.txt, "Intel P5"): one CESR holds both
+ * counters' 16-bit controls; evntsel[i] is the half of counter pmc_map[i].
+ */
+#define P5_CESR_MSR		0x11
+#define P5_CTR0_MSR		0x12	/* and 0x13 */
+#define P5_CESR_CPL		0x00c0
+
+const struct perfctr_x86_model perfctr_x86_p5 = {
+	.name		= "Intel P5",
+	.cpu_type	= PERFCTR_X86_INTEL_P5,
+	.family		= PERFCTR_X86_FAM_P5,
+	.nr_ctrs	= 2,
+	.evntsel_msr	= P5_CESR_MSR,
+	.perfctr_msr	= P5_CTR0_MSR,
+	.evntsel_stride	= 1,
+	.reserved	= 0xfffffe00,
+	.cpl		= P5_CESR_CPL,
+	.no_rdpmc	= true,
+};
+
+const struct perfctr_x86_model perfctr_x86_p5mmx = {
+	.name		= "Intel P5MMX",
+	.cpu_type	= PERFCTR_X86_INTEL_P5MMX,
+	.family		= PERFCTR_X86_FAM_P5,
+	.nr_ctrs	= 2,
+	.evntsel_msr	= P5_CESR_MSR,
+	.perfctr_msr	= P5_CTR0_MSR,
+	.evntsel_stride	= 1,
+	.reserved	= 0xfffffe00,
+	.cpl		= P5_CESR_CPL,
+};
+
+const struct perfctr_x86_model perfctr_x86_mii = {
+	.name		= "Cyrix 6x86MX/MII/III",
+	.cpu_type	= PERFCTR_X86_CYRIX_MII,
+	.family		= PERFCTR_X86_FAM_P5,
+	.nr_ctrs	= 2,
+	.evntsel_msr	= P5_CESR_MSR,
+	.perfctr_msr	= P5_CTR0_MSR,
+	.evntsel_stride	= 1,
+	.reserved	= 0xfffffa00,	/* bit 10: the event code's bit 6 */
+	.cpl		= P5_CESR_CPL,
+};
+
+const struct perfctr_x86_model perfctr_x86_winchip_c6 = {
+	.name		= "WinChip C6",
+	.cpu_type	= PERFCTR_X86_WINCHIP_C6,
+	.family		= PERFCTR_X86_FAM_P5,
+	.nr_ctrs	= 2,
+	.evntsel_msr	= P5_CESR_MSR,
+	.perfctr_msr	= P5_CTR0_MSR,
+	.evntsel_stride	= 1,
+	.reserved	= 0xffffff00,	/* no CPL bits */
+	.no_tsc		= true,
+};
+
+const struct perfctr_x86_model perfctr_x86_winchip_2 = {
+	.name		= "WinChip 2/3",
+	.cpu_type	= PERFCTR_X86_WINCHIP_2,
+	.family		= PERFCTR_X86_FAM_P5,
+	.nr_ctrs	= 2,
+	.evntsel_msr	= P5_CESR_MSR,
+	.perfctr_msr	= P5_CTR0_MSR,
+	.evntsel_stride	= 1,
+	.reserved	= 0xffffff00,
+	.no_tsc		= true,
+};
+
+/* VIA C3: PERFCTR0 is the TSC, only PERFCTR1/EVNTSEL1 are programmable. */
+const struct perfctr_x86_model perfctr_x86_vc3 = {
+	.name		= "VIA C3",
+	.cpu_type	= PERFCTR_X86_VIA_C3,
+	.family		= PERFCTR_X86_FAM_VC3,
+	.nr_ctrs	= 2,
+	.evntsel_msr	= MSR_P6_EVNTSEL0,
+	.perfctr_msr	= MSR_P6_PERFCTR0,
+	.evntsel_stride	= 1,
+	.reserved	= 0xfffffe00,
+};
+
+/*
+ * Pentium 4: 18 counters, each with a CCCR (evntsel[i]) and an ESCR chosen
+ * by the CCCR's ESCR_SELECT (p4.escr[i]).  The PMU allocator arbitrates
+ * the counters (0x300..) as perf_events' P4 driver does.
+ */
+#define P4_PERFCTR0_MSR		0x300
+#define P4_CCCR0_MSR		0x360
+
+const struct perfctr_x86_model perfctr_x86_p4 = {
+	.name		= "Intel P4",
+	.cpu_type	= PERFCTR_X86_INTEL_P4,
+	.family		= PERFCTR_X86_FAM_P4,
+	.nr_ctrs	= 18,
+	.evntsel_msr	= P4_CCCR0_MSR,
+	.perfctr_msr	= P4_PERFCTR0_MSR,
+	.evntsel_stride	= 1,
+	.p4_iq_escr	= true,
+};
+
+const struct perfctr_x86_model perfctr_x86_p4m2 = {
+	.name		= "Intel P4 model 2",
+	.cpu_type	= PERFCTR_X86_INTEL_P4M2,
+	.family		= PERFCTR_X86_FAM_P4,
+	.nr_ctrs	= 18,
+	.evntsel_msr	= P4_CCCR0_MSR,
+	.perfctr_msr	= P4_PERFCTR0_MSR,
+	.evntsel_stride	= 1,
+	.p4_ext_cascade	= true,
+	.p4_iq_escr	= true,
+};
+
+const struct perfctr_x86_model perfctr_x86_p4m3 = {
+	.name		= "Intel P4 model 3+",
+	.cpu_type	= PERFCTR_X86_INTEL_P4M3,
+	.family		= PERFCTR_X86_FAM_P4,
+	.nr_ctrs	= 18,
+	.evntsel_msr	= P4_CCCR0_MSR,
+	.perfctr_msr	= P4_PERFCTR0_MSR,
+	.evntsel_stride	= 1,
+	.p4_ext_cascade	= true,
 };
 
 static const struct perfctr_x86_model *perfctr_model;
@@ -280,7 +441,8 @@ static void p6_write_control(const struct perfctr_cpu_state *state)
 	cache->id = state->k1.id;
 }
 
-static void p6_suspend_pmcs(struct perfctr_cpu_state *state)
+/* Every model with RDPMC: fold the a-mode counters' periods into the sums. */
+static void rdpmc_suspend_pmcs(struct perfctr_cpu_state *state)
 {
 	unsigned int i, nrctrs = perfctr_cstatus_nractrs(state->cstatus);
 	u32 now;
@@ -292,15 +454,334 @@ static void p6_suspend_pmcs(struct perfctr_cpu_state *state)
 	cr4_clear_bits_irqsoff(X86_CR4_PCE);
 }
 
-static void p6_resume_pmcs(struct perfctr_cpu_state *state)
+/* ... and start a period: the model's control registers, then the starts. */
+static void rdpmc_resume_pmcs(struct perfctr_cpu_state *state)
 {
 	unsigned int i, nrctrs = perfctr_cstatus_nractrs(state->cstatus);
 
-	p6_write_control(state);
+	static_call(perfctr_x86_write_control)(state);
 	for (i = 0; i < nrctrs; i++)
 		state->pmc[i].start = perfctr_x86_rdpmc_low(state->pmc[i].map);
 	/* Only a thread with counters may RDPMC (its fast read needs it). */
 	cr4_set_bits_irqsoff(X86_CR4_PCE);
+}
+
+/*
+ * The P5 family.  Each evntsel is a 16-bit half of the CESR, the half of
+ * counter pmc_map[i] (0 or 1); its reserved bits are the model's (P5
+ * 0xFE00, Cyrix 0xFA00, WinChip 0xFF00, and all of bits 16-31), and one
+ * CPL bit (0x00C0) must be set except on the WinChip, which has none.
+ * The WinChip's TSC is synthesised from the counters and breaks when the
+ * CESR is reprogrammed: tsc_on is refused there.  No local APIC, so no
+ * i-mode counters.
+ */
+static int p5_check_control(struct perfctr_cpu_state *state, int is_global)
+{
+	const struct perfctr_x86_model *m = perfctr_model;
+	const struct perfctr_cpu_control *cc = &state->control;
+	unsigned int i, pmc, mask = 0;
+
+	if (cc->nrictrs || cc->nractrs > m->nr_ctrs)
+		return -EINVAL;
+	if (m->no_tsc && cc->tsc_on)
+		return -EINVAL;
+	for (i = 0; i < cc->nractrs; i++) {
+		pmc = cc->pmc_map[i];
+		if (pmc >= m->nr_ctrs || mask & BIT(pmc))
+			return -EINVAL;
+		mask |= BIT(pmc);
+		if (cc->evntsel[i] & m->reserved || cc->evntsel_high[i])
+			return -EINVAL;
+		if (m->cpl && !(cc->evntsel[i] & m->cpl))
+			return -EINVAL;
+	}
+	return has_p4_fields(cc) ? -EINVAL : 0;
+}
+
+/* Both halves into one CESR; an unused counter's half is 0 (stopped). */
+static void p5_write_control(const struct perfctr_cpu_state *state)
+{
+	struct perfctr_x86_cache *cache = perfctr_x86_this_cache();
+	const struct perfctr_cpu_control *cc = &state->control;
+	unsigned int i;
+	u32 cesr = 0;
+
+	if (cache->id == state->k1.id)
+		return;
+	for (i = 0; i < cc->nractrs; i++)
+		cesr |= cc->evntsel[i] << (16 * cc->pmc_map[i]);
+	if (cache->cesr != cesr) {
+		cache->cesr = cesr;
+		perfctr_x86_wrmsr(P5_CESR_MSR, cesr);
+	}
+	cache->id = state->k1.id;
+}
+
+/* The P5 before MMX has no RDPMC: its counters are read as MSRs. */
+static void p5_suspend_pmcs(struct perfctr_cpu_state *state)
+{
+	unsigned int i, nrctrs = perfctr_cstatus_nractrs(state->cstatus);
+	u32 now;
+
+	for (i = 0; i < nrctrs; i++) {
+		now = perfctr_x86_rdmsr_low(P5_CTR0_MSR + state->pmc[i].map);
+		state->pmc[i].sum += (u32)(now - state->pmc[i].start);
+	}
+}
+
+static void p5_resume_pmcs(struct perfctr_cpu_state *state)
+{
+	unsigned int i, nrctrs = perfctr_cstatus_nractrs(state->cstatus);
+
+	p5_write_control(state);
+	for (i = 0; i < nrctrs; i++)
+		state->pmc[i].start = perfctr_x86_rdmsr_low(P5_CTR0_MSR + state->pmc[i].map);
+}
+
+/*
+ * VIA C3: at most one counter, PERFCTR1 (pmc_map[0] == 1); evntsel bits
+ * 0xFFFFFE00 are reserved and there are no enable or CPL bits.  The
+ * counter cannot be stopped: EVNTSEL1 keeps its last event.
+ */
+static int vc3_check_control(struct perfctr_cpu_state *state, int is_global)
+{
+	const struct perfctr_x86_model *m = perfctr_model;
+	const struct perfctr_cpu_control *cc = &state->control;
+
+	if (cc->nrictrs || cc->nractrs > 1)
+		return -EINVAL;
+	if (cc->nractrs == 1 &&
+	    (cc->pmc_map[0] != 1 || cc->evntsel[0] & m->reserved || cc->evntsel_high[0]))
+		return -EINVAL;
+	return has_p4_fields(cc) ? -EINVAL : 0;
+}
+
+static void vc3_write_control(const struct perfctr_cpu_state *state)
+{
+	struct perfctr_x86_cache *cache = perfctr_x86_this_cache();
+	u32 evntsel = state->control.evntsel[0];
+
+	if (cache->id == state->k1.id)
+		return;
+	if (cache->evntsel[1] != evntsel) {
+		cache->evntsel[1] = evntsel;
+		perfctr_x86_wrmsr(MSR_P6_EVNTSEL0 + 1, evntsel);
+	}
+	cache->id = state->k1.id;
+}
+
+/*
+ * Pentium 4 (low-level-x86.txt, "Intel P4").  pmc_map[i] is what RDPMC
+ * takes: the counter number, with bit 31 (fast RDPMC) allowed.
+ */
+#define P4_FAST_RDPMC		BIT(31)
+#define P4_CCCR_OVF		BIT(31)
+#define P4_CCCR_CASCADE		BIT(30)
+#define P4_CCCR_OVF_PMI_T1	BIT(27)
+#define P4_CCCR_OVF_PMI_T0	BIT(26)
+#define P4_CCCR_FORCE_OVF	BIT(25)
+#define P4_CCCR_ACTIVE_THREAD	(BIT(17) | BIT(16))
+#define P4_CCCR_ESCR_SELECT(x)	(((x) >> 13) & 7)
+#define P4_CCCR_ENABLE		BIT(12)
+#define P4_CCCR_EXT_CASCADE	BIT(11)
+/* OVF, OVF_PMI_T1 and the hardware-reserved bits. */
+#define P4_CCCR_RESERVED	0xb80007ffU
+/*
+ * The ESCR's top bit (the seed's "bit 32", counting from 1: an ESCR value
+ * here has 32 bits) and the other thread's CPL field.
+ */
+#define P4_ESCR_RESERVED	BIT(31)
+#define P4_ESCR_CPL_T1		(BIT(1) | BIT(0))
+/* Replay tagging: UOP_TAG and the tag bits, nothing of PEBS proper. */
+#define P4_PE_UOP_TAG		BIT(24)
+#define P4_PE_REPLAY_TAG_BITS	0x00000607U
+#define P4_PMV_REPLAY_TAG_BITS	0x00000003U
+
+/*
+ * Table 15-4 of the IA-32 manual maps (counter, ESCR_SELECT) to an ESCR in
+ * a regular way: counters 16 and 17 map like 13 and 14, the counters come
+ * in pairs with one map, and the second pair of each two has the first's
+ * map + 1 (except that pair 7 lacks select 3).  So four rows of 0x3?? MSR
+ * offsets suffice, as in the original driver; 0 is "no such ESCR".
+ */
+static const u8 p4_escr_rows[4][8] = {
+	{ [7] = 0xa0, [6] = 0xa2, [2] = 0xaa, [4] = 0xac,	/* 0-3 */
+	  [0] = 0xb2, [1] = 0xb4, [3] = 0xb6, [5] = 0xc8 },
+	{ [0] = 0xc0, [2] = 0xc2, [1] = 0xc4 },			/* 4-7 */
+	{ [1] = 0xa4, [0] = 0xa6, [5] = 0xa8, [2] = 0xae,	/* 8-11 */
+	  [3] = 0xb0 },
+	{ [4] = 0xb8, [5] = 0xcc, [6] = 0xe0, [0] = 0xba,	/* 12-17 */
+	  [2] = 0xbc, [3] = 0xbe, [1] = 0xca },
+};
+
+static unsigned int p4_escr_compute(unsigned int pmc, unsigned int select)
+{
+	unsigned int pair, offset;
+
+	if (pmc >= 18)
+		return 0;
+	if (pmc >= 16)
+		pmc -= 3;
+	pair = pmc / 2;
+	offset = p4_escr_rows[pair / 2][select];
+	if (!offset || (pair == 7 && select == 3))
+		return 0;
+	return 0x300 + offset + (pair & 1);
+}
+
+/* The full 18x8 map, computed once when a P4 model is chosen. */
+static u16 p4_escr_map[18][8];
+
+static void p4_escr_map_init(void)
+{
+	unsigned int pmc, select;
+
+	for (pmc = 0; pmc < 18; pmc++)
+		for (select = 0; select < 8; select++)
+			p4_escr_map[pmc][select] = p4_escr_compute(pmc, select);
+}
+
+/**
+ * perfctr_x86_p4_escr_msr - the ESCR a P4 counter uses
+ * @pmc: counter number (0-17)
+ * @cccr: its CCCR value (only ESCR_SELECT matters)
+ *
+ * Return: the ESCR's MSR number, or 0 if the counter has no such ESCR.
+ */
+unsigned int perfctr_x86_p4_escr_msr(unsigned int pmc, u32 cccr)
+{
+	return pmc < 18 ? p4_escr_map[pmc][P4_CCCR_ESCR_SELECT(cccr)] : 0;
+}
+
+/* Hyper-threaded P4: both threads share the counters. */
+static bool p4_is_ht;
+
+void perfctr_x86_set_p4_ht(bool ht)
+{
+	p4_is_ht = ht;
+}
+
+static int p4_check_counter(const struct perfctr_x86_model *m,
+			    const struct perfctr_cpu_control *cc, unsigned int i,
+			    int is_global, unsigned int pmc)
+{
+	u32 cccr = cc->evntsel[i], escr = cc->p4.escr[i];
+	unsigned int escr_msr;
+
+	if (cccr & P4_CCCR_RESERVED || cc->evntsel_high[i])
+		return -EINVAL;
+	if (cccr & P4_CCCR_EXT_CASCADE &&
+	    (!m->p4_ext_cascade || !(pmc == 12 || pmc >= 15)))
+		return -EINVAL;
+	if (!p4_is_ht && (cccr & P4_CCCR_ACTIVE_THREAD) != P4_CCCR_ACTIVE_THREAD)
+		return -EINVAL;
+	if (!(cccr & (P4_CCCR_ENABLE | P4_CCCR_CASCADE | P4_CCCR_EXT_CASCADE)))
+		return -EINVAL;
+	if (i < cc->nractrs) {
+		if (cccr & P4_CCCR_OVF_PMI_T0)
+			return -EINVAL;
+	} else {
+		if (!(cccr & P4_CCCR_OVF_PMI_T0) || cc->ireset[i] >= 0)
+			return -EINVAL;
+		if (cccr & P4_CCCR_FORCE_OVF && cc->ireset[i] != -1)
+			return -EINVAL;
+	}
+	escr_msr = perfctr_x86_p4_escr_msr(pmc, cccr);
+	if (!escr_msr)
+		return -EINVAL;
+	if (!m->p4_iq_escr && (escr_msr == MSR_P4_IQ_ESCR0 || escr_msr == MSR_P4_IQ_ESCR1))
+		return -EINVAL;
+	if (escr & P4_ESCR_RESERVED)
+		return -EINVAL;
+	if (escr & P4_ESCR_CPL_T1 && !(p4_is_ht && is_global))
+		return -EINVAL;
+	return 0;
+}
+
+static int p4_check_control(struct perfctr_cpu_state *state, int is_global)
+{
+	const struct perfctr_x86_model *m = perfctr_model;
+	const struct perfctr_cpu_control *cc = &state->control;
+	unsigned int i, pmc, nrctrs = cc->nractrs + cc->nrictrs;
+	u32 pe = cc->p4.pebs_enable, pmv = cc->p4.pebs_matrix_vert;
+	u32 mask = 0;
+	int err;
+
+	if (nrctrs > m->nr_ctrs)
+		return -EINVAL;
+	for (i = 0; i < nrctrs; i++) {
+		pmc = cc->pmc_map[i] & ~P4_FAST_RDPMC;
+		if (pmc >= m->nr_ctrs || mask & BIT(pmc))
+			return -EINVAL;
+		mask |= BIT(pmc);
+		err = p4_check_counter(m, cc, i, is_global, pmc);
+		if (err)
+			return err;
+	}
+	for (; i < PERFCTR_NRCTRS; i++)		/* no ESCR for unused counters */
+		if (cc->p4.escr[i])
+			return -EINVAL;
+	/* Replay tagging; PEBS itself (ENABLE_PEBS_MY_THR, bit 25) is not. */
+	if (pe) {
+		if (!nrctrs || pe & ~(P4_PE_UOP_TAG | P4_PE_REPLAY_TAG_BITS))
+			return -EINVAL;
+		if (!(pe & P4_PE_UOP_TAG) || !(pe & P4_PE_REPLAY_TAG_BITS))
+			return -EINVAL;
+		if (pmv & ~P4_PMV_REPLAY_TAG_BITS || !(pmv & P4_PMV_REPLAY_TAG_BITS))
+			return -EINVAL;
+	} else if (pmv) {
+		return -EINVAL;
+	}
+	if (cc->nrictrs && !perfctr_x86_imode)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Load a P4 control: stop the counters it does not use, then the ESCRs,
+ * the CCCRs and the replay-tagging MSRs that differ from what this CPU
+ * holds.
+ */
+static void p4_write_control(const struct perfctr_cpu_state *state)
+{
+	struct perfctr_x86_cache *cache = perfctr_x86_this_cache();
+	const struct perfctr_cpu_control *cc = &state->control;
+	unsigned int i, pmc, escr, nrctrs = cc->nractrs + cc->nrictrs;
+	u32 cccr[18] = {};
+
+	if (cache->id == state->k1.id)
+		return;
+	for (i = 0; i < nrctrs; i++)
+		cccr[cc->pmc_map[i] & ~P4_FAST_RDPMC] = cc->evntsel[i];
+	for (pmc = 0; pmc < 18; pmc++) {
+		if (cccr[pmc] || !cache->evntsel[pmc])
+			continue;
+		cache->evntsel[pmc] = 0;
+		perfctr_x86_wrmsr(P4_CCCR0_MSR + pmc, 0);
+	}
+	for (i = 0; i < nrctrs; i++) {
+		pmc = cc->pmc_map[i] & ~P4_FAST_RDPMC;
+		escr = perfctr_x86_p4_escr_msr(pmc, cc->evntsel[i]) - PERFCTR_P4_ESCR0;
+		if (cache->escr[escr] == cc->p4.escr[i])
+			continue;
+		cache->escr[escr] = cc->p4.escr[i];
+		perfctr_x86_wrmsr(PERFCTR_P4_ESCR0 + escr, cc->p4.escr[i]);
+	}
+	for (pmc = 0; pmc < 18; pmc++) {
+		if (!cccr[pmc] || cache->evntsel[pmc] == cccr[pmc])
+			continue;
+		cache->evntsel[pmc] = cccr[pmc];
+		perfctr_x86_wrmsr(P4_CCCR0_MSR + pmc, cccr[pmc]);
+	}
+	if (cache->pebs_enable != cc->p4.pebs_enable) {
+		cache->pebs_enable = cc->p4.pebs_enable;
+		perfctr_x86_wrmsr(PERFCTR_P4_PEBS_ENABLE, cc->p4.pebs_enable);
+	}
+	if (cache->pebs_matrix_vert != cc->p4.pebs_matrix_vert) {
+		cache->pebs_matrix_vert = cc->p4.pebs_matrix_vert;
+		perfctr_x86_wrmsr(PERFCTR_P4_PEBS_MATRIX_VERT, cc->p4.pebs_matrix_vert);
+	}
+	cache->id = state->k1.id;
 }
 
 static inline u32 perfctr_read_tsc_low(void)
@@ -436,10 +917,22 @@ static const struct perfctr_x86_model *perfctr_reserved_model;
 #define PERFCTR_PERF_HOLDS \
 	"perf_events (hardware events, or the NMI watchdog: see /proc/sys/kernel/nmi_watchdog)"
 
+/*
+ * The allocator knows the P6-family and P4 counters.  perf_events has no
+ * driver for the P5 family, whose MSRs the allocator would all map to its
+ * bit 0: there is nothing to arbitrate with.
+ */
+static bool perfctr_x86_uses_allocator(const struct perfctr_x86_model *m)
+{
+	return m->family != PERFCTR_X86_FAM_P5;
+}
+
 static void perfctr_x86_give_pmu(const struct perfctr_x86_model *m, unsigned int n)
 {
 	unsigned int i;
 
+	if (!perfctr_x86_uses_allocator(m))
+		return;
 	for (i = 0; i < n; i++) {
 		release_evntsel_nmi(m->evntsel_msr + i * m->evntsel_stride);
 		release_perfctr_nmi(m->perfctr_msr + i * m->evntsel_stride);
@@ -450,6 +943,8 @@ static bool perfctr_x86_take_pmu(const struct perfctr_x86_model *m)
 {
 	unsigned int i;
 
+	if (!perfctr_x86_uses_allocator(m))
+		return true;
 	for (i = 0; i < m->nr_ctrs; i++) {
 		if (!reserve_perfctr_nmi(m->perfctr_msr + i * m->evntsel_stride))
 			goto fail;
@@ -509,40 +1004,103 @@ void perfctr_cpu_release(const char *service)
 	mutex_unlock(&perfctr_reserve_mutex);
 }
 
-/*
- * Does the PMU count?  perf_events probed it at boot (write, read back),
- * and knows; without perf_events, probe an event-select register the same
- * way with the exception-safe accessors.
- */
-static bool __init perfctr_pmu_responds(void)
+/* Write @msr with @bits flipped and read it back, restoring it: safely. */
+static bool __init perfctr_msr_responds(u32 msr, u64 bits)
 {
-	struct x86_pmu_capability cap;
-	u32 msr;
 	u64 old, val;
 
+	if (rdmsrq_safe(msr, &old))
+		return false;
+	if (wrmsrq_safe(msr, old ^ bits) || rdmsrq_safe(msr, &val)) {
+		wrmsrq_safe(msr, old);
+		return false;
+	}
+	wrmsrq_safe(msr, old);
+	return val == (old ^ bits);
+}
+
+/*
+ * Does the PMU count?  perf_events probed the P6-family and P4 PMUs at
+ * boot (write, read back), and knows; without perf_events, and for the
+ * families it has no driver for, probe a control register the same way
+ * with the exception-safe accessors -- never the WinChip's CESR, whose
+ * rewriting breaks its TSC: there only a read, which must find it set up.
+ */
+static bool __init perfctr_pmu_responds(const struct perfctr_x86_model *model)
+{
+	struct x86_pmu_capability cap;
+	u64 val;
+
+	if (model && model->family == PERFCTR_X86_FAM_P5) {
+		/*
+		 * The WinChip's CESR synthesises its TSC, so it is set up (not
+		 * zero) on a real one; QEMU TCG reads it as 0 without a fault.
+		 */
+		if (model->no_tsc)
+			return !rdmsrq_safe(P5_CESR_MSR, &val) && val;
+		/* Event bits of counter 0, CPL untouched: it counts no more. */
+		return perfctr_msr_responds(P5_CESR_MSR, 0x1a);
+	}
+	if (model && model->family == PERFCTR_X86_FAM_VC3)
+		return perfctr_msr_responds(MSR_P6_EVNTSEL0 + 1, 0x5a);
 	if (IS_ENABLED(CONFIG_PERF_EVENTS)) {
 		if (boot_cpu_has(X86_FEATURE_HYBRID_CPU))
 			return true;
 		perf_get_x86_pmu_capability(&cap);
 		return cap.num_counters_gp > 0;
 	}
+	if (model && model->family == PERFCTR_X86_FAM_P4) {
+		/* "Performance monitoring available", then an ESCR_SELECT. */
+		if (rdmsrq_safe(MSR_IA32_MISC_ENABLE, &val) ||
+		    !(val & MSR_IA32_MISC_ENABLE_EMON))
+			return false;
+		return perfctr_msr_responds(P4_CCCR0_MSR, 0x2000);
+	}
 	if (boot_cpu_data.x86_vendor == X86_VENDOR_AMD ||
 	    boot_cpu_data.x86_vendor == X86_VENDOR_HYGON)
-		msr = MSR_K7_EVNTSEL0;
-	else if (boot_cpu_data.x86_vendor == X86_VENDOR_INTEL &&
-		 boot_cpu_data.x86 >= 6)
-		msr = MSR_P6_EVNTSEL0;
-	else
-		return false;
-	if (rdmsrq_safe(msr, &old))
-		return false;
-	/* An unused event select, disabled: counts nothing. */
-	if (wrmsrq_safe(msr, old ^ 0x5a) || rdmsrq_safe(msr, &val)) {
-		wrmsrq_safe(msr, old);
-		return false;
+		return perfctr_msr_responds(MSR_K7_EVNTSEL0, 0x5a);
+	if (boot_cpu_data.x86_vendor == X86_VENDOR_INTEL && boot_cpu_data.x86 >= 6)
+		/* An unused event select, disabled: counts nothing. */
+		return perfctr_msr_responds(MSR_P6_EVNTSEL0, 0x5a);
+	return false;
+}
+
+/**
+ * perfctr_x86_detect - the model of a CPU, from its CPUID identity
+ * @vendor: X86_VENDOR_*
+ * @family: CPUID family
+ * @model: CPUID model
+ * @mmx: the CPU has MMX
+ *
+ * Only the families of low-level-x86.txt other than the P6 family yet.
+ *
+ * Return: the model, or NULL for none.
+ */
+const struct perfctr_x86_model *
+perfctr_x86_detect(unsigned int vendor, unsigned int family, unsigned int model, bool mmx)
+{
+	switch (vendor) {
+	case X86_VENDOR_INTEL:
+		if (family == 5)
+			return mmx ? &perfctr_x86_p5mmx : &perfctr_x86_p5;
+		if (family == 15)
+			return model <= 1 ? &perfctr_x86_p4 :
+			       model == 2 ? &perfctr_x86_p4m2 : &perfctr_x86_p4m3;
+		break;
+	case X86_VENDOR_CYRIX:
+		if (family == 6)	/* 6x86MX, MII, III */
+			return &perfctr_x86_mii;
+		break;
+	case X86_VENDOR_CENTAUR:
+		if (family == 5 && model == 4)
+			return &perfctr_x86_winchip_c6;
+		if (family == 5 && (model == 8 || model == 9))	/* WinChip 2, 3 */
+			return &perfctr_x86_winchip_2;
+		if (family == 6 && model >= 6 && model <= 9)	/* Cyrix III, C3 */
+			return &perfctr_x86_vc3;
+		break;
 	}
-	wrmsrq_safe(msr, old);
-	return val == (old ^ 0x5a);
+	return NULL;
 }
 
 /**
@@ -553,6 +1111,41 @@ static bool __init perfctr_pmu_responds(void)
  * reported CPU type and features.  May sleep.  Used at init and by the
  * KUnit suite; no state may be running counters meanwhile.
  */
+static void perfctr_x86_set_ops(int (*check)(struct perfctr_cpu_state *, int),
+				void (*suspend)(struct perfctr_cpu_state *),
+				void (*resume)(struct perfctr_cpu_state *),
+				void (*write)(const struct perfctr_cpu_state *))
+{
+	static_call_update(perfctr_x86_check_control, check);
+	static_call_update(perfctr_x86_suspend_pmcs, suspend);
+	static_call_update(perfctr_x86_resume_pmcs, resume);
+	static_call_update(perfctr_x86_write_control, write);
+}
+
+/*
+ * On a hyper-threaded P4 only thread 0 of each core may use the counters
+ * (low-level-x86.txt, "Kernel-internal API"): the others are forbidden.
+ */
+static void perfctr_x86_set_forbidden(const struct perfctr_x86_model *model)
+{
+	unsigned int cpu;
+
+	cpumask_clear(&perfctr_cpus_forbidden_mask);
+	if (!model || model->family != PERFCTR_X86_FAM_P4 || !p4_is_ht)
+		return;
+	for_each_possible_cpu(cpu)
+		if (perfctr_x86_ht_sibling(cpu))
+			cpumask_set_cpu(cpu, &perfctr_cpus_forbidden_mask);
+}
+
+/**
+ * perfctr_x86_use_model - run @model's operations from now on
+ * @model: a model, or NULL for the generic one
+ *
+ * Updates the static calls (and so, on x86, every call site) and the
+ * reported CPU type, features and forbidden CPUs.  May sleep.  Used at
+ * init and by the KUnit suite; no state may be running counters meanwhile.
+ */
 void perfctr_x86_use_model(const struct perfctr_x86_model *model)
 {
 	unsigned int cpu;
@@ -561,36 +1154,56 @@ void perfctr_x86_use_model(const struct perfctr_x86_model *model)
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(&perfctr_x86_cache, cpu), 0,
 		       sizeof(struct perfctr_x86_cache));
+	perfctr_x86_set_forbidden(model);
 	if (!model) {
 		perfctr_cpu_name = "generic x86 with TSC";
 		perfctr_cpu_type = PERFCTR_X86_GENERIC;
 		perfctr_cpu_features = PERFCTR_FEATURE_RDTSC;
-		static_call_update(perfctr_x86_check_control, generic_check_control);
-		static_call_update(perfctr_x86_suspend_pmcs, generic_suspend_pmcs);
-		static_call_update(perfctr_x86_resume_pmcs, generic_resume_pmcs);
+		perfctr_x86_set_ops(generic_check_control, generic_suspend_pmcs,
+				    generic_resume_pmcs, generic_write_control);
 		return;
 	}
 	perfctr_cpu_name = model->name;
 	perfctr_cpu_type = model->cpu_type;
-	perfctr_cpu_features = PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC;
-	static_call_update(perfctr_x86_check_control, p6_check_control);
-	static_call_update(perfctr_x86_suspend_pmcs, p6_suspend_pmcs);
-	static_call_update(perfctr_x86_resume_pmcs, p6_resume_pmcs);
+	perfctr_cpu_features = (model->no_tsc ? 0 : PERFCTR_FEATURE_RDTSC) |
+			       (model->no_rdpmc ? 0 : PERFCTR_FEATURE_RDPMC);
+	switch (model->family) {
+	case PERFCTR_X86_FAM_P6:
+		perfctr_x86_set_ops(p6_check_control, rdpmc_suspend_pmcs,
+				    rdpmc_resume_pmcs, p6_write_control);
+		break;
+	case PERFCTR_X86_FAM_P5:
+		if (model->no_rdpmc)
+			perfctr_x86_set_ops(p5_check_control, p5_suspend_pmcs,
+					    p5_resume_pmcs, p5_write_control);
+		else
+			perfctr_x86_set_ops(p5_check_control, rdpmc_suspend_pmcs,
+					    rdpmc_resume_pmcs, p5_write_control);
+		break;
+	case PERFCTR_X86_FAM_VC3:
+		perfctr_x86_set_ops(vc3_check_control, rdpmc_suspend_pmcs,
+				    rdpmc_resume_pmcs, vc3_write_control);
+		break;
+	case PERFCTR_X86_FAM_P4:
+		p4_escr_map_init();
+		perfctr_x86_set_ops(p4_check_control, rdpmc_suspend_pmcs,
+				    rdpmc_resume_pmcs, p4_write_control);
+		break;
+	}
 }
 
 /**
- * perfctr_x86_model_ops - the functions the static calls now point to
- * @check: the control check
- * @suspend: the PMC suspend
- * @resume: the PMC resume
+ * perfctr_x86_get_ops - the functions the static calls now point to
+ * @ops: filled in
  *
  * For the KUnit suite, to check that the call sites follow the model.
  */
-void perfctr_x86_model_ops(void **check, void **suspend, void **resume)
+void perfctr_x86_get_ops(struct perfctr_x86_ops *ops)
 {
-	*check = static_call_query(perfctr_x86_check_control);
-	*suspend = static_call_query(perfctr_x86_suspend_pmcs);
-	*resume = static_call_query(perfctr_x86_resume_pmcs);
+	ops->check = static_call_query(perfctr_x86_check_control);
+	ops->suspend = static_call_query(perfctr_x86_suspend_pmcs);
+	ops->resume = static_call_query(perfctr_x86_resume_pmcs);
+	ops->write_control = static_call_query(perfctr_x86_write_control);
 }
 
 /**
@@ -600,15 +1213,25 @@ void perfctr_x86_model_ops(void **check, void **suspend, void **resume)
  */
 int __init perfctr_cpu_init(void)
 {
+	const struct perfctr_x86_model *model;
+
 	if (!boot_cpu_has(X86_FEATURE_TSC))
 		return -ENODEV;
 
-	if (!perfctr_pmu_responds())
-		pr_info("PMU not available (absent or not responding, as in most virtual machines): using the generic TSC-only model\n");
+	model = perfctr_x86_detect(boot_cpu_data.x86_vendor, boot_cpu_data.x86,
+				   boot_cpu_data.x86_model, boot_cpu_has(X86_FEATURE_MMX));
+	if (!perfctr_pmu_responds(model))
+		pr_info("PMU not available (absent or not responding, as in most virtual machines): using the generic TSC-only model%s%s\n",
+			model ? " instead of " : "", model ? model->name : "");
+	else if (model)
+		pr_info("%s PMU found, not selected at boot yet: using the generic TSC-only model\n",
+			model->name);
 	else
 		pr_info("no perfctr model for this PMU (vendor %u family %u model %u) yet: using the generic TSC-only model\n",
 			boot_cpu_data.x86_vendor, boot_cpu_data.x86,
 			boot_cpu_data.x86_model);
+	p4_is_ht = model && model->family == PERFCTR_X86_FAM_P4 &&
+		   topology_max_smt_threads() > 1;
 
 	perfctr_x86_use_model(NULL);
 	return 0;

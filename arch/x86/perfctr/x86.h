@@ -6,22 +6,40 @@
 #include <linux/perfctr.h>
 #include <linux/types.h>
 
+/* The code a model runs: each family's operations, chosen at init. */
+enum perfctr_x86_family {
+	PERFCTR_X86_FAM_P6,	/* P6, K7/K8, arch perfmon, AMD 15h+ */
+	PERFCTR_X86_FAM_P5,	/* P5, P5MMX, Cyrix 6x86MX/MII/III, WinChip */
+	PERFCTR_X86_FAM_VC3,	/* VIA C3 */
+	PERFCTR_X86_FAM_P4,	/* Pentium 4 (NetBurst) */
+};
+
 /**
- * struct perfctr_x86_model - a P6-family CPU model
+ * struct perfctr_x86_model - a CPU model with programmable counters
  * @name: for perfctr_cpu_name
  * @cpu_type: PERFCTR_X86_* value
+ * @family: which family's operations run it
  * @nr_ctrs: number of counters
- * @evntsel_msr: MSR of the first event select
+ * @evntsel_msr: MSR of the first event select (P5 family: the CESR;
+ *	P4: the first CCCR)
  * @perfctr_msr: MSR of the first counter
  * @evntsel_stride: MSR distance between event selects (and counters)
  * @global_enable: the enable bit of event select 0 enables all counters
  * @high_allowed: bits of evntsel_high[] the model accepts
  * @nr_fixed: number of Intel fixed counters
  * @global_ctrl_msr: global enable MSR, 0 if none
+ * @reserved: P5 family and VIA C3: the evntsel bits that must be clear
+ * @cpl: P5 family: the CPL bits of which one must be set, 0 if none
+ * @no_rdpmc: the CPU has no RDPMC (the P5 before MMX): counters are
+ *	read with RDMSR and user space cannot read them
+ * @no_tsc: the TSC cannot be used while the counters are (WinChip)
+ * @p4_ext_cascade: P4: EXTENDED_CASCADE exists (models 2 and later)
+ * @p4_iq_escr: P4: IQ_ESCR0/1 exist (models 2 and earlier)
  */
 struct perfctr_x86_model {
 	const char *name;
 	unsigned int cpu_type;
+	enum perfctr_x86_family family;
 	unsigned int nr_ctrs;
 	u32 evntsel_msr;
 	u32 perfctr_msr;
@@ -30,32 +48,76 @@ struct perfctr_x86_model {
 	u32 high_allowed;
 	unsigned int nr_fixed;
 	u32 global_ctrl_msr;
+	u32 reserved;
+	u32 cpl;
+	bool no_rdpmc;
+	bool no_tsc;
+	bool p4_ext_cascade;
+	bool p4_iq_escr;
 };
+
+/* P4 MSRs: ESCRs 0x3a0..0x3e1 (with holes), replay tagging. */
+#define PERFCTR_P4_ESCR0		0x3a0
+#define PERFCTR_P4_NR_ESCRS		0x42
+#define PERFCTR_P4_PEBS_ENABLE		0x3f1
+#define PERFCTR_P4_PEBS_MATRIX_VERT	0x3f2
 
 /**
  * struct perfctr_x86_cache - what one CPU's control registers hold
  * @id: k1.id of the control last loaded, 0 if none
- * @evntsel: value of each event select
+ * @evntsel: value of each event select (P4: each CCCR)
  * @fixed_ctrl: value of IA32_FIXED_CTR_CTRL
  * @global: value of the global enable MSR
+ * @cesr: P5 family: value of the CESR
+ * @escr: P4: value of each ESCR, indexed by MSR - PERFCTR_P4_ESCR0
+ * @pebs_enable: P4: value of PEBS_ENABLE
+ * @pebs_matrix_vert: P4: value of PEBS_MATRIX_VERT
  */
 struct perfctr_x86_cache {
 	unsigned int id;
 	u64 evntsel[PERFCTR_NRCTRS];
 	u64 fixed_ctrl;
 	u64 global;
+	u32 cesr;
+	u32 escr[PERFCTR_P4_NR_ESCRS];
+	u32 pebs_enable;
+	u32 pebs_matrix_vert;
+};
+
+/* The operations the static calls point to, for the KUnit suite. */
+struct perfctr_x86_ops {
+	void *check;
+	void *suspend;
+	void *resume;
+	void *write_control;
 };
 
 extern const struct perfctr_x86_model perfctr_x86_p6;
 extern const struct perfctr_x86_model perfctr_x86_k7;
 extern const struct perfctr_x86_model perfctr_x86_arch_v2;
 extern const struct perfctr_x86_model perfctr_x86_amd_core;
+extern const struct perfctr_x86_model perfctr_x86_p5;
+extern const struct perfctr_x86_model perfctr_x86_p5mmx;
+extern const struct perfctr_x86_model perfctr_x86_mii;
+extern const struct perfctr_x86_model perfctr_x86_winchip_c6;
+extern const struct perfctr_x86_model perfctr_x86_winchip_2;
+extern const struct perfctr_x86_model perfctr_x86_vc3;
+extern const struct perfctr_x86_model perfctr_x86_p4;
+extern const struct perfctr_x86_model perfctr_x86_p4m2;
+extern const struct perfctr_x86_model perfctr_x86_p4m3;
 
 void perfctr_x86_wrmsr(u32 msr, u64 val);
+u32 perfctr_x86_rdmsr_low(u32 msr);
 u32 perfctr_x86_rdpmc_low(u32 map);
+bool perfctr_x86_ht_sibling(unsigned int cpu);
 struct perfctr_x86_cache *perfctr_x86_this_cache(void);
 void perfctr_x86_use_model(const struct perfctr_x86_model *model);
-void perfctr_x86_model_ops(void **check, void **suspend, void **resume);
+void perfctr_x86_get_ops(struct perfctr_x86_ops *ops);
+const struct perfctr_x86_model *
+perfctr_x86_detect(unsigned int vendor, unsigned int family, unsigned int model, bool mmx);
+unsigned int perfctr_x86_p4_escr_msr(unsigned int pmc, u32 cccr);
+void perfctr_x86_set_p4_ht(bool ht);
+void perfctr_x86_set_imode(bool on);
 
 #ifdef CONFIG_PERFCTR_INTERRUPT_SUPPORT
 void perfctr_x86_set_ihandler(perfctr_ihandler_t handler);

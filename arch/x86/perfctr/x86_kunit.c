@@ -43,6 +43,10 @@ struct sim_pmu {
 	u64 fixed_ctrl;
 	u64 global;
 	unsigned int width;
+	u32 cesr;			/* P5 family */
+	u32 escr[PERFCTR_P4_NR_ESCRS];	/* P4 */
+	u32 pebs_enable, pebs_matrix_vert;
+	unsigned int rdmsrs, rdpmcs;
 	unsigned int wrmsrs;
 	u32 log[64];		/* the MSRs written, in order */
 	unsigned int stray;	/* accesses outside the model's registers */
@@ -79,10 +83,14 @@ static u32 sim_rdpmc_low(u32 map)
 	return (u32)sim.ctr[map];
 }
 
+static bool simx_counting(unsigned int i);
+
 static bool sim_counting(unsigned int i)
 {
 	u64 sel = sim.evntsel[i];
 
+	if (sim.model->family != PERFCTR_X86_FAM_P6)
+		return simx_counting(i);
 	if (!(sel & (USR | OS)) || !(sel & 0xff))
 		return false;
 	if (sim.model->global_ctrl_msr && !(sim.global & BIT_ULL(i)))
@@ -143,6 +151,8 @@ static int perfctr_x86_test_init(struct kunit *test)
 
 static void perfctr_x86_test_exit(struct kunit *test)
 {
+	perfctr_x86_set_p4_ht(false);
+	perfctr_x86_set_imode(false);
 	perfctr_x86_use_model(NULL);
 	migrate_enable();
 }
@@ -728,23 +738,25 @@ static void amd_rejects_seven_counters(struct kunit *test)
 
 static void static_calls_follow_the_model(struct kunit *test)
 {
-	void *g[3], *p[3], *k[3];
+	struct perfctr_x86_ops g, p, k;
 
 	perfctr_x86_use_model(NULL);
-	perfctr_x86_model_ops(&g[0], &g[1], &g[2]);
+	perfctr_x86_get_ops(&g);
 	perfctr_x86_use_model(&perfctr_x86_p6);
-	perfctr_x86_model_ops(&p[0], &p[1], &p[2]);
+	perfctr_x86_get_ops(&p);
 	perfctr_x86_use_model(&perfctr_x86_k7);
-	perfctr_x86_model_ops(&k[0], &k[1], &k[2]);
-	KUNIT_EXPECT_PTR_NE(test, g[0], p[0]);
-	KUNIT_EXPECT_PTR_NE(test, g[1], p[1]);
-	KUNIT_EXPECT_PTR_NE(test, g[2], p[2]);
+	perfctr_x86_get_ops(&k);
+	KUNIT_EXPECT_PTR_NE(test, g.check, p.check);
+	KUNIT_EXPECT_PTR_NE(test, g.suspend, p.suspend);
+	KUNIT_EXPECT_PTR_NE(test, g.resume, p.resume);
+	KUNIT_EXPECT_PTR_NE(test, g.write_control, p.write_control);
 	/* P6 and K7 share the P6-family code, parametrised by data. */
-	KUNIT_EXPECT_PTR_EQ(test, p[0], k[0]);
+	KUNIT_EXPECT_PTR_EQ(test, p.check, k.check);
+	KUNIT_EXPECT_PTR_EQ(test, p.write_control, k.write_control);
 	perfctr_x86_use_model(NULL);
-	perfctr_x86_model_ops(&p[0], &p[1], &p[2]);
-	KUNIT_EXPECT_PTR_EQ(test, g[0], p[0]);
-	KUNIT_EXPECT_PTR_EQ(test, g[2], p[2]);
+	perfctr_x86_get_ops(&p);
+	KUNIT_EXPECT_PTR_EQ(test, g.check, p.check);
+	KUNIT_EXPECT_PTR_EQ(test, g.resume, p.resume);
 }
 
 static void model_sets_type_and_features(struct kunit *test)
@@ -795,12 +807,15 @@ static const struct perfctr_x86_model *boot_vendor_model(struct kunit *test)
 {
 	switch (boot_cpu_data.x86_vendor) {
 	case X86_VENDOR_INTEL:
-		return &perfctr_x86_p6;
+		/* Family 15 (P4) maps other MSRs, family 5 none. */
+		if (boot_cpu_data.x86 == 6)
+			return &perfctr_x86_p6;
+		break;
 	case X86_VENDOR_AMD:
 	case X86_VENDOR_HYGON:
 		return &perfctr_x86_k7;
 	}
-	kunit_skip(test, "the PMU allocator's MSR map is for Intel and AMD only");
+	kunit_skip(test, "the PMU allocator's MSR map is for Intel family 6 and AMD only here");
 	return NULL;
 }
 
@@ -892,6 +907,951 @@ static void self_ipi_reaches_the_handler(struct kunit *test)
 }
 #endif
 
+/* ---- The P5 family, VIA C3 and the P4, each on its own simulated PMU ---- */
+
+#define P5	(&perfctr_x86_p5)
+#define P5MMX	(&perfctr_x86_p5mmx)
+#define MII	(&perfctr_x86_mii)
+#define C6	(&perfctr_x86_winchip_c6)
+#define WC2	(&perfctr_x86_winchip_2)
+#define VC3	(&perfctr_x86_vc3)
+#define P4	(&perfctr_x86_p4)
+#define P4M2	(&perfctr_x86_p4m2)
+#define P4M3	(&perfctr_x86_p4m3)
+
+#define CESR_MSR	0x11
+#define CESR_CPL0	BIT(6)	/* count at CPL 0-2 */
+#define CESR_CPL3	BIT(7)	/* count at CPL 3 */
+#define P5EV		0x16	/* instructions executed */
+
+/*
+ * The ESCR of each (counter, ESCR_SELECT), written out from the IA-32
+ * manual's table with the kernel's ESCR names, row by row -- independent
+ * of the driver's compacted table.
+ */
+static const u16 sdm_escr[18][8] = {
+#define BPU_ROW(n) { MSR_P4_BPU_ESCR##n, MSR_P4_IS_ESCR##n, MSR_P4_MOB_ESCR##n,		\
+		     MSR_P4_ITLB_ESCR##n, MSR_P4_PMH_ESCR##n, MSR_P4_IX_ESCR##n,	\
+		     MSR_P4_FSB_ESCR##n, MSR_P4_BSU_ESCR##n }
+#define MS_ROW(n) { MSR_P4_MS_ESCR##n, MSR_P4_TC_ESCR##n, MSR_P4_TBPU_ESCR##n }
+#define FLAME_ROW(n) { MSR_P4_FLAME_ESCR##n, MSR_P4_FIRM_ESCR##n, MSR_P4_SAAT_ESCR##n,	\
+		       MSR_P4_U2L_ESCR##n, 0, MSR_P4_DAC_ESCR##n }
+#define IQ_ROW0 { MSR_P4_IQ_ESCR0, MSR_P4_ALF_ESCR0, MSR_P4_RAT_ESCR0, MSR_P4_SSU_ESCR0,	\
+		  MSR_P4_CRU_ESCR0, MSR_P4_CRU_ESCR2, MSR_P4_CRU_ESCR4 }
+#define IQ_ROW1 { MSR_P4_IQ_ESCR1, MSR_P4_ALF_ESCR1, MSR_P4_RAT_ESCR1, 0,		\
+		  MSR_P4_CRU_ESCR1, MSR_P4_CRU_ESCR3, MSR_P4_CRU_ESCR5 }
+	BPU_ROW(0), BPU_ROW(0), BPU_ROW(1), BPU_ROW(1),
+	MS_ROW(0), MS_ROW(0), MS_ROW(1), MS_ROW(1),
+	FLAME_ROW(0), FLAME_ROW(0), FLAME_ROW(1), FLAME_ROW(1),
+	IQ_ROW0, IQ_ROW0, IQ_ROW1, IQ_ROW1, IQ_ROW0, IQ_ROW1,
+#undef BPU_ROW
+#undef MS_ROW
+#undef FLAME_ROW
+#undef IQ_ROW0
+#undef IQ_ROW1
+};
+
+#define CCCR_MSR(n)	(0x360 + (n))
+#define C_ENABLE	BIT(12)
+#define C_SEL(n)	((n) << 13)
+#define C_ACTIVE	(BIT(17) | BIT(16))
+#define C_FORCE_OVF	BIT(25)
+#define C_PMI_T0	BIT(26)
+#define C_PMI_T1	BIT(27)
+#define C_CASCADE	BIT(30)
+#define C_OVF		BIT(31)
+#define C_EXT_CASCADE	BIT(11)
+#define E_T0_OS		BIT(3)
+#define E_T0_USR	BIT(2)
+#define E_T1_USR	BIT(0)
+#define E_EV(n)		((n) << 25)
+#define FAST		BIT(31)
+/* A counting P4 counter: instr_retired on CRU_ESCR0 (counter 12, select 4). */
+#define IQ_CCCR		(C_ENABLE | C_ACTIVE | C_SEL(4))
+#define IQ_ESCR		(E_EV(2) | BIT(9) | E_T0_USR)
+
+static bool simx_counting(unsigned int i)
+{
+	const struct perfctr_x86_model *m = sim.model;
+	u32 half, escr;
+
+	switch (m->family) {
+	case PERFCTR_X86_FAM_P5:
+		half = (sim.cesr >> (16 * i)) & 0xffff;
+		return (half & 0x3f) && (!m->cpl || half & m->cpl);
+	case PERFCTR_X86_FAM_VC3:	/* PERFCTR0 is the TSC: not simulated */
+		return i == 1 && (sim.evntsel[1] & 0xff);
+	case PERFCTR_X86_FAM_P4:
+		if (!(sim.evntsel[i] & C_ENABLE))
+			return false;
+		escr = sdm_escr[i][(sim.evntsel[i] >> 13) & 7];
+		return escr && sim.escr[escr - 0x3a0] & (E_T0_OS | E_T0_USR);
+	default:
+		return false;
+	}
+}
+
+static void simx_wrmsr(u32 msr, u64 val)
+{
+	if (sim.wrmsrs < ARRAY_SIZE(sim.log))
+		sim.log[sim.wrmsrs] = msr;
+	sim.wrmsrs++;
+	switch (sim.model->family) {
+	case PERFCTR_X86_FAM_P5:
+		if (msr == CESR_MSR) {
+			sim.cesr = val;
+			return;
+		}
+		break;
+	case PERFCTR_X86_FAM_VC3:
+		if (msr == 0x187) {
+			sim.evntsel[1] = val;
+			return;
+		}
+		break;
+	case PERFCTR_X86_FAM_P4:
+		if (msr >= CCCR_MSR(0) && msr < CCCR_MSR(18)) {
+			sim.evntsel[msr - CCCR_MSR(0)] = val;
+			return;
+		}
+		if (msr >= 0x3a0 && msr < 0x3a0 + PERFCTR_P4_NR_ESCRS) {
+			sim.escr[msr - 0x3a0] = val;
+			return;
+		}
+		if (msr == 0x3f1 || msr == 0x3f2) {
+			*(msr == 0x3f1 ? &sim.pebs_enable : &sim.pebs_matrix_vert) = val;
+			return;
+		}
+		break;
+	default:
+		break;
+	}
+	sim.stray++;
+}
+
+static u32 simx_rdmsr_low(u32 msr)
+{
+	sim.rdmsrs++;
+	if (sim.model->family == PERFCTR_X86_FAM_P5 && (msr == 0x12 || msr == 0x13))
+		return (u32)sim.ctr[msr - 0x12];
+	sim.stray++;
+	return 0;
+}
+
+static u32 simx_rdpmc_low(u32 map)
+{
+	const struct perfctr_x86_model *m = sim.model;
+
+	sim.rdpmcs++;
+	if (m->family == PERFCTR_X86_FAM_P4 && (map & ~FAST) < 18)
+		return (u32)sim.ctr[map & ~FAST];
+	if (m->family == PERFCTR_X86_FAM_P5 && !m->no_rdpmc && map < 2)
+		return (u32)sim.ctr[map];
+	if (m->family == PERFCTR_X86_FAM_VC3 && map == 1)
+		return (u32)sim.ctr[1];
+	sim.stray++;	/* no RDPMC (P5), or not a counter of ours */
+	return 0;
+}
+
+static void simx_setup(struct kunit *test, const struct perfctr_x86_model *model,
+		       unsigned int width)
+{
+	memset(&sim, 0, sizeof(sim));
+	sim.model = model;
+	sim.width = width;
+	kunit_activate_static_stub(test, perfctr_x86_wrmsr, simx_wrmsr);
+	kunit_activate_static_stub(test, perfctr_x86_rdmsr_low, simx_rdmsr_low);
+	kunit_activate_static_stub(test, perfctr_x86_rdpmc_low, simx_rdpmc_low);
+	perfctr_x86_use_model(model);
+}
+
+/* Validate a one- or two-counter control on @m (P5 family, C3). */
+static int xcheck(struct kunit *test, const struct perfctr_x86_model *m, unsigned int n,
+		  u32 map0, u32 sel0, u32 map1, u32 sel1)
+{
+	u32 maps[] = { map0, map1 }, sels[] = { sel0, sel1 };
+	struct perfctr_cpu_state *st;
+
+	simx_setup(test, m, 40);
+	st = mkstate(test, n, maps, sels);
+	st->control.tsc_on = !m->no_tsc;
+	return perfctr_cpu_update_control(st, 0);
+}
+
+/* ---- P5 family validation (low-level-x86.txt, "Intel P5") ---- */
+
+static void p5_accepts_both_halves(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, 0, xcheck(test, P5, 2, 0, CESR_CPL3 | P5EV,
+					1, CESR_CPL0 | BIT(8) | 0x3f));
+}
+
+static void p5_rejects_reserved_fe00(struct kunit *test)
+{
+	static const u32 bits[] = { BIT(9), BIT(10), BIT(11), BIT(15), BIT(16), BIT(31) };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bits); i++)
+		KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
+				    xcheck(test, P5, 1, 0, bits[i] | CESR_CPL3 | P5EV, 0, 0),
+				    "bit %#x", bits[i]);
+}
+
+static void p5_requires_a_cpl_bit(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, -EINVAL, xcheck(test, P5, 1, 1, P5EV, 0, 0));
+	KUNIT_EXPECT_EQ(test, 0, xcheck(test, P5, 1, 1, CESR_CPL0 | P5EV, 0, 0));
+	KUNIT_EXPECT_EQ(test, 0, xcheck(test, P5MMX, 1, 1, CESR_CPL3 | P5EV, 0, 0));
+	KUNIT_EXPECT_EQ(test, -EINVAL, xcheck(test, P5MMX, 1, 1, P5EV, 0, 0));
+}
+
+static void p5_pmc_map_rules(struct kunit *test)
+{
+	u32 maps[] = { 0, 1, 0 }, sels[] = { CESR_CPL3 | P5EV, CESR_CPL3 | P5EV, CESR_CPL3 };
+
+	KUNIT_EXPECT_EQ(test, -EINVAL, xcheck(test, P5, 1, 2, CESR_CPL3 | P5EV, 0, 0));
+	KUNIT_EXPECT_EQ(test, -EINVAL, xcheck(test, P5, 2, 1, CESR_CPL3 | P5EV,
+					      1, CESR_CPL0 | P5EV));
+	KUNIT_EXPECT_EQ(test, 0, xcheck(test, P5, 2, 1, CESR_CPL3 | P5EV, 0, CESR_CPL0 | P5EV));
+	simx_setup(test, P5, 40);
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			perfctr_cpu_update_control(mkstate(test, 3, maps, sels), 0));
+}
+
+static void p5_rejects_imode_high_and_p4_fields(struct kunit *test)
+{
+	u32 map = 0, sel = CESR_CPL3 | P5EV;
+	struct perfctr_cpu_state *st;
+
+	simx_setup(test, MII, 48);
+	st = mkstate(test, 1, &map, &sel);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	st->control.nractrs = 0;
+	st->control.nrictrs = 1;
+	st->control.ireset[0] = -10;
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+	st->control.nractrs = 1;
+	st->control.nrictrs = 0;
+	st->control.evntsel_high[0] = 1;
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+	st->control.evntsel_high[0] = 0;
+	st->control.p4.pebs_enable = BIT(24) | 1;
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+}
+
+static void mii_reserved_bits_are_fa00(struct kunit *test)
+{
+	/* Bit 10 is the Cyrix event code's bit 6: Cyrix only. */
+	KUNIT_EXPECT_EQ(test, 0, xcheck(test, MII, 1, 0, BIT(10) | CESR_CPL3 | P5EV, 0, 0));
+	KUNIT_EXPECT_EQ(test, -EINVAL, xcheck(test, P5, 1, 0, BIT(10) | CESR_CPL3 | P5EV, 0, 0));
+	KUNIT_EXPECT_EQ(test, -EINVAL, xcheck(test, MII, 1, 0, BIT(9) | CESR_CPL3 | P5EV, 0, 0));
+	KUNIT_EXPECT_EQ(test, -EINVAL, xcheck(test, MII, 1, 0, BIT(11) | CESR_CPL3 | P5EV, 0, 0));
+	KUNIT_EXPECT_EQ(test, -EINVAL, xcheck(test, MII, 1, 0, BIT(15) | CESR_CPL3 | P5EV, 0, 0));
+	KUNIT_EXPECT_EQ(test, 0, xcheck(test, MII, 1, 0, BIT(8) | CESR_CPL3 | P5EV, 0, 0));
+}
+
+static void mii_requires_a_cpl_bit(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, -EINVAL, xcheck(test, MII, 1, 0, P5EV, 0, 0));
+	KUNIT_EXPECT_EQ(test, 0, xcheck(test, MII, 1, 0, CESR_CPL0 | CESR_CPL3 | P5EV, 0, 0));
+}
+
+static void winchip_needs_no_cpl_reserves_ff00(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, 0, xcheck(test, C6, 2, 0, 0x02, 1, 0x03));
+	KUNIT_EXPECT_EQ(test, 0, xcheck(test, WC2, 1, 1, 0xff, 0, 0));
+	KUNIT_EXPECT_EQ(test, -EINVAL, xcheck(test, C6, 1, 0, BIT(8) | 0x02, 0, 0));
+	KUNIT_EXPECT_EQ(test, -EINVAL, xcheck(test, WC2, 1, 0, CESR_CPL3 | BIT(9), 0, 0));
+	KUNIT_EXPECT_EQ(test, -EINVAL, xcheck(test, C6, 1, 2, 0x02, 0, 0));
+}
+
+static void winchip_rejects_tsc_on(struct kunit *test)
+{
+	u32 map = 0, sel = 0x02;
+	struct perfctr_cpu_state *st;
+
+	simx_setup(test, C6, 40);
+	st = mkstate(test, 1, &map, &sel);
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+	st->control.nractrs = 0;	/* not even alone */
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+	st->control.tsc_on = 0;
+	st->control.nractrs = 1;
+	KUNIT_EXPECT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	KUNIT_EXPECT_FALSE(test, perfctr_cstatus_has_tsc(st->cstatus));
+	/* The P5 with the same control and tsc_on is fine. */
+	simx_setup(test, P5MMX, 40);
+	st->control.tsc_on = 1;
+	st->control.evntsel[0] = CESR_CPL3 | 0x02;
+	KUNIT_EXPECT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+}
+
+static void p5_family_features(struct kunit *test)
+{
+	static const struct {
+		const struct perfctr_x86_model *m;
+		u32 type, features;
+	} t[] = {
+		{ P5, PERFCTR_X86_INTEL_P5, PERFCTR_FEATURE_RDTSC },
+		{ P5MMX, PERFCTR_X86_INTEL_P5MMX, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
+		{ MII, PERFCTR_X86_CYRIX_MII, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
+		{ C6, PERFCTR_X86_WINCHIP_C6, PERFCTR_FEATURE_RDPMC },
+		{ WC2, PERFCTR_X86_WINCHIP_2, PERFCTR_FEATURE_RDPMC },
+		{ VC3, PERFCTR_X86_VIA_C3, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
+		{ P4, PERFCTR_X86_INTEL_P4, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
+		{ P4M2, PERFCTR_X86_INTEL_P4M2, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
+		{ P4M3, PERFCTR_X86_INTEL_P4M3, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
+	};
+	struct perfctr_info info;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		memset(&info, 0, sizeof(info));
+		perfctr_x86_use_model(t[i].m);
+		perfctr_cpu_fill_info(&info);
+		KUNIT_EXPECT_EQ_MSG(test, t[i].type, info.cpu_type, "%s", t[i].m->name);
+		KUNIT_EXPECT_EQ_MSG(test, t[i].features, info.cpu_features, "%s", t[i].m->name);
+		KUNIT_EXPECT_STREQ(test, t[i].m->name, perfctr_cpu_name);
+	}
+}
+
+/* ---- P5 family programming and counting ---- */
+
+static struct perfctr_cpu_state *p5_state(struct kunit *test,
+					  const struct perfctr_x86_model *m,
+					  unsigned int width, u32 sel0, u32 sel1)
+{
+	u32 maps[] = { 1, 0 }, sels[] = { sel0, sel1 };
+	struct perfctr_cpu_state *st;
+
+	simx_setup(test, m, width);
+	st = mkstate(test, 2, maps, sels);
+	st->control.tsc_on = !m->no_tsc;
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	return st;
+}
+
+static void p5_packs_both_halves_into_the_cesr(struct kunit *test)
+{
+	struct perfctr_cpu_state *st = p5_state(test, P5MMX, 40, CESR_CPL3 | P5EV,
+						CESR_CPL0 | 0x12);
+
+	run(st, 5);
+	KUNIT_EXPECT_EQ(test, 1U, sim.wrmsrs);
+	KUNIT_EXPECT_EQ(test, (u32)CESR_MSR, sim.log[0]);
+	/* pmc_map[0] = 1: counter 0's control is the high half. */
+	KUNIT_EXPECT_EQ(test, (u32)((CESR_CPL3 | P5EV) << 16 | CESR_CPL0 | 0x12), sim.cesr);
+	KUNIT_EXPECT_EQ(test, 5ULL, st->pmc[0].sum);
+	KUNIT_EXPECT_EQ(test, 5ULL, st->pmc[1].sum);
+	KUNIT_EXPECT_EQ(test, 0U, sim.stray);
+}
+
+static void p5_reads_msrs_and_wraps_32(struct kunit *test)
+{
+	struct perfctr_cpu_state *st = p5_state(test, P5, 40, CESR_CPL3 | P5EV,
+						CESR_CPL3 | 0x12);
+	struct perfctr_x86_ops p5, mmx;
+
+	sim.ctr[1] = 0xffffffc0ULL;	/* the low 32 bits wrap */
+	sim.ctr[0] = 0xfffffffffeULL;	/* all 40 bits wrap */
+	run(st, 0x100);
+	run(st, 0x10);
+	KUNIT_EXPECT_EQ(test, 0x110ULL, st->pmc[0].sum);
+	KUNIT_EXPECT_EQ(test, 0x110ULL, st->pmc[1].sum);
+	KUNIT_EXPECT_EQ(test, 0U, sim.rdpmcs);	/* no RDPMC on the P5 */
+	KUNIT_EXPECT_EQ(test, 8U, sim.rdmsrs);
+	KUNIT_EXPECT_EQ(test, 0U, sim.stray);
+	/* The P5MMX runs the RDPMC suspend instead, with the same check. */
+	perfctr_x86_get_ops(&p5);
+	perfctr_x86_use_model(P5MMX);
+	perfctr_x86_get_ops(&mmx);
+	KUNIT_EXPECT_PTR_NE(test, p5.suspend, mmx.suspend);
+	KUNIT_EXPECT_PTR_EQ(test, p5.check, mmx.check);
+}
+
+static void p5mmx_reads_rdpmc_and_wraps_32(struct kunit *test)
+{
+	struct perfctr_cpu_state *st = p5_state(test, P5MMX, 40, CESR_CPL3 | P5EV,
+						CESR_CPL3 | 0x12);
+
+	sim.ctr[1] = 0xffffffffULL;
+	run(st, 2);
+	sim_advance(1000);	/* not ours */
+	run(st, 3);
+	KUNIT_EXPECT_EQ(test, 5ULL, st->pmc[0].sum);
+	KUNIT_EXPECT_EQ(test, 0xffffffffULL + 1005, sim.ctr[1]);
+	KUNIT_EXPECT_EQ(test, 0U, sim.rdmsrs);
+	KUNIT_EXPECT_EQ(test, 8U, sim.rdpmcs);
+}
+
+static void mii_counts_across_wrap_48(struct kunit *test)
+{
+	struct perfctr_cpu_state *st = p5_state(test, MII, 48, CESR_CPL3 | BIT(10) | 0x01,
+						CESR_CPL0 | P5EV);
+
+	sim.ctr[0] = GENMASK_ULL(47, 0) - 4;
+	sim.ctr[1] = 0x7ffffff0ULL;
+	run(st, 77);
+	KUNIT_EXPECT_EQ(test, 77ULL, st->pmc[0].sum);
+	KUNIT_EXPECT_EQ(test, 77ULL, st->pmc[1].sum);
+	KUNIT_EXPECT_EQ(test, 72ULL, sim.ctr[0]);
+}
+
+static void winchip_counts_without_tsc(struct kunit *test)
+{
+	struct perfctr_cpu_state *st = p5_state(test, C6, 40, 0x02, 0x01);
+
+	sim.ctr[1] = 0xfffffff8ULL;
+	run(st, 16);
+	KUNIT_EXPECT_EQ(test, 16ULL, st->pmc[0].sum);
+	KUNIT_EXPECT_EQ(test, 16ULL, st->pmc[1].sum);
+	KUNIT_EXPECT_EQ(test, 0ULL, st->tsc_sum);
+	KUNIT_EXPECT_EQ(test, (u32)(0x02 << 16 | 0x01), sim.cesr);
+}
+
+static void p5_resume_writes_cesr_only_when_it_changes(struct kunit *test)
+{
+	u32 map = 0, a = CESR_CPL3 | P5EV, b = CESR_CPL0 | P5EV;
+	struct perfctr_cpu_state *sa, *sb, *sc;
+
+	simx_setup(test, P5MMX, 40);
+	sa = mkstate(test, 1, &map, &a);
+	sb = mkstate(test, 1, &map, &b);
+	sc = mkstate(test, 1, &map, &a);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(sa, 0));
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(sb, 0));
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(sc, 0));
+	run(sa, 1);
+	run(sa, 1);
+	KUNIT_EXPECT_EQ(test, 1U, sim.wrmsrs);
+	run(sb, 1);
+	KUNIT_EXPECT_EQ(test, 2U, sim.wrmsrs);
+	KUNIT_EXPECT_EQ(test, b, sim.cesr);
+	run(sc, 1);		/* another id, but the CESR value differs */
+	KUNIT_EXPECT_EQ(test, 3U, sim.wrmsrs);
+	run(sa, 1);		/* another id, the same CESR value: no write */
+	KUNIT_EXPECT_EQ(test, 3U, sim.wrmsrs);
+	KUNIT_EXPECT_EQ(test, 3ULL, sa->pmc[0].sum);
+}
+
+static void p5_unused_half_is_cleared(struct kunit *test)
+{
+	struct perfctr_cpu_state *two = p5_state(test, P5MMX, 40, CESR_CPL3 | P5EV,
+						 CESR_CPL3 | 0x12);
+	u32 map = 0, sel = CESR_CPL0 | P5EV;
+	struct perfctr_cpu_state *one = mkstate(test, 1, &map, &sel);
+
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(one, 0));
+	run(two, 1);
+	run(one, 1);
+	KUNIT_EXPECT_EQ(test, sel, sim.cesr);
+}
+
+/* ---- VIA C3 ---- */
+
+static void vc3_accepts_pmc1_only(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, 0, xcheck(test, VC3, 1, 1, 0x79, 0, 0));
+	KUNIT_EXPECT_EQ(test, 0, xcheck(test, VC3, 1, 1, 0x1ff, 0, 0));
+	KUNIT_EXPECT_EQ(test, -EINVAL, xcheck(test, VC3, 1, 0, 0x79, 0, 0));
+	KUNIT_EXPECT_EQ(test, -EINVAL, xcheck(test, VC3, 1, 2, 0x79, 0, 0));
+	KUNIT_EXPECT_EQ(test, -EINVAL, xcheck(test, VC3, 2, 1, 0x79, 0, 0x79));
+}
+
+static void vc3_reserved_bits(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, -EINVAL, xcheck(test, VC3, 1, 1, BIT(9) | 0x79, 0, 0));
+	/* The P6's enable and CPL bits are reserved on the C3. */
+	KUNIT_EXPECT_EQ(test, -EINVAL, xcheck(test, VC3, 1, 1, EN | USR | 0x79, 0, 0));
+	KUNIT_EXPECT_EQ(test, -EINVAL, xcheck(test, VC3, 1, 1, BIT(31) | 0x79, 0, 0));
+}
+
+static void vc3_rejects_imode_and_p4_fields(struct kunit *test)
+{
+	u32 map = 1, sel = 0x79;
+	struct perfctr_cpu_state *st;
+
+	simx_setup(test, VC3, 32);
+	st = mkstate(test, 1, &map, &sel);
+	st->control.p4.escr[0] = 1;
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+	st->control.p4.escr[0] = 0;
+	st->control.nractrs = 0;
+	st->control.nrictrs = 1;
+	st->control.ireset[0] = -5;
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+	st->control.nrictrs = 0;	/* the TSC alone */
+	KUNIT_EXPECT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+}
+
+static void vc3_writes_evntsel1_and_wraps_32(struct kunit *test)
+{
+	u32 map = 1, sel = 0xc0, sel2 = 0x79;
+	struct perfctr_cpu_state *st, *st2;
+
+	simx_setup(test, VC3, 32);
+	st = mkstate(test, 1, &map, &sel);
+	st2 = mkstate(test, 1, &map, &sel2);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st2, 0));
+	sim.ctr[1] = 0xffffff00ULL;
+	run(st, 0x300);
+	run(st, 0x1);
+	KUNIT_EXPECT_EQ(test, 0x301ULL, st->pmc[0].sum);
+	KUNIT_EXPECT_EQ(test, 0x201ULL, sim.ctr[1]);
+	KUNIT_EXPECT_EQ(test, 1U, sim.wrmsrs);
+	KUNIT_EXPECT_EQ(test, 0x187U, sim.log[0]);
+	run(st2, 4);
+	KUNIT_EXPECT_EQ(test, 2U, sim.wrmsrs);
+	KUNIT_EXPECT_EQ(test, 0x79ULL, sim.evntsel[1]);
+	KUNIT_EXPECT_EQ(test, 4ULL, st2->pmc[0].sum);
+	KUNIT_EXPECT_EQ(test, 0U, sim.stray);	/* never EVNTSEL0, never RDPMC 0 */
+	/* A new control id with the same EVNTSEL1: nothing to write. */
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st2, 0));
+	run(st2, 4);
+	KUNIT_EXPECT_EQ(test, 2U, sim.wrmsrs);
+	KUNIT_EXPECT_EQ(test, st2->k1.id, perfctr_x86_this_cache()->id);
+}
+
+/* ---- Pentium 4 ---- */
+
+/* A P4 state with @n counters: pmc_map[i] = maps[i], CCCR cccrs[i], ESCR escrs[i]. */
+static struct perfctr_cpu_state *p4_state(struct kunit *test, const struct perfctr_x86_model *m,
+					  unsigned int n, const u32 *maps, const u32 *cccrs,
+					  const u32 *escrs)
+{
+	struct perfctr_cpu_state *st;
+	unsigned int i;
+
+	simx_setup(test, m, 40);
+	st = mkstate(test, n, maps, cccrs);
+	for (i = 0; i < n; i++)
+		st->control.p4.escr[i] = escrs[i];
+	return st;
+}
+
+static int p4_check1(struct kunit *test, const struct perfctr_x86_model *m,
+		     u32 map, u32 cccr, u32 escr)
+{
+	return perfctr_cpu_update_control(p4_state(test, m, 1, &map, &cccr, &escr), 0);
+}
+
+static void p4_escr_map_matches_the_manual(struct kunit *test)
+{
+	unsigned int pmc, sel, bad = 0;
+
+	perfctr_x86_use_model(P4);
+	for (pmc = 0; pmc < 18; pmc++)
+		for (sel = 0; sel < 8; sel++)
+			if (perfctr_x86_p4_escr_msr(pmc, C_SEL(sel)) != sdm_escr[pmc][sel]) {
+				kunit_info(test, "counter %u select %u: %#x, not %#x", pmc, sel,
+					   perfctr_x86_p4_escr_msr(pmc, C_SEL(sel)),
+					   sdm_escr[pmc][sel]);
+				bad++;
+			}
+	KUNIT_EXPECT_EQ(test, 0U, bad);
+	KUNIT_EXPECT_EQ(test, 0U, perfctr_x86_p4_escr_msr(18, C_SEL(0)));
+}
+
+static void p4_accepts_a_counter_with_fast_rdpmc(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, 0, p4_check1(test, P4, FAST | 12, IQ_CCCR, IQ_ESCR));
+	KUNIT_EXPECT_EQ(test, 0, p4_check1(test, P4M3, 0, C_ENABLE | C_ACTIVE | C_SEL(0),
+					   E_EV(3) | E_T0_OS));
+}
+
+static void p4_pmc_map_rules(struct kunit *test)
+{
+	u32 maps[] = { 12, FAST | 12 }, cccrs[] = { IQ_CCCR, IQ_CCCR };
+	u32 escrs[] = { IQ_ESCR, IQ_ESCR };
+
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4, 18, IQ_CCCR, IQ_ESCR));
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4, BIT(30) | 12, IQ_CCCR, IQ_ESCR));
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			perfctr_cpu_update_control(p4_state(test, P4, 2, maps, cccrs, escrs), 0));
+	maps[1] = FAST | 13;
+	KUNIT_EXPECT_EQ(test, 0,
+			perfctr_cpu_update_control(p4_state(test, P4, 2, maps, cccrs, escrs), 0));
+}
+
+static void p4_rejects_reserved_cccr_bits(struct kunit *test)
+{
+	static const u32 bits[] = { C_OVF, C_PMI_T1, BIT(28), BIT(29), BIT(0), BIT(10) };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bits); i++)
+		KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
+				    p4_check1(test, P4M2, 12, IQ_CCCR | bits[i], IQ_ESCR),
+				    "bit %#x", bits[i]);
+	/* Compare, complement, threshold and edge are the user's. */
+	KUNIT_EXPECT_EQ(test, 0, p4_check1(test, P4M2, 12, IQ_CCCR | BIT(18) | BIT(19) |
+					   (5 << 20) | BIT(24), IQ_ESCR));
+}
+
+static void p4_extended_cascade(struct kunit *test)
+{
+	static const unsigned int ok[] = { 12, 15, 16, 17 }, bad[] = { 0, 4, 8, 13, 14 };
+	unsigned int i;
+
+	/* Counters 12, 15-17 on models 2+ only; 14, 15, 17 use select 4 too. */
+	for (i = 0; i < ARRAY_SIZE(ok); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, 0, p4_check1(test, P4M2, ok[i], IQ_CCCR | C_EXT_CASCADE,
+						       IQ_ESCR), "counter %u", ok[i]);
+		KUNIT_EXPECT_EQ_MSG(test, 0, p4_check1(test, P4M3, ok[i], IQ_CCCR | C_EXT_CASCADE,
+						       IQ_ESCR), "counter %u", ok[i]);
+		KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
+				    p4_check1(test, P4, ok[i], IQ_CCCR | C_EXT_CASCADE, IQ_ESCR),
+				    "counter %u on model < 2", ok[i]);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
+				    p4_check1(test, P4M2, bad[i], C_ENABLE | C_ACTIVE | C_SEL(0) |
+					      C_EXT_CASCADE, IQ_ESCR), "counter %u", bad[i]);
+	/* EXTENDED_CASCADE alone is enough to be on. */
+	KUNIT_EXPECT_EQ(test, 0, p4_check1(test, P4M2, 16, C_ACTIVE | C_SEL(4) | C_EXT_CASCADE,
+					   IQ_ESCR));
+}
+
+static void p4_active_thread_rule(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4, 12, IQ_CCCR & ~BIT(17), IQ_ESCR));
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4, 12, IQ_CCCR & ~BIT(16), IQ_ESCR));
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4, 12, IQ_CCCR & ~C_ACTIVE, IQ_ESCR));
+	perfctr_x86_set_p4_ht(true);	/* on HT the user chooses the thread */
+	KUNIT_EXPECT_EQ(test, 0, p4_check1(test, P4, 12, IQ_CCCR & ~BIT(17), IQ_ESCR));
+}
+
+static void p4_needs_enable_or_cascade(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4M3, 12, IQ_CCCR & ~C_ENABLE, IQ_ESCR));
+	KUNIT_EXPECT_EQ(test, 0, p4_check1(test, P4M3, 12, (IQ_CCCR & ~C_ENABLE) | C_CASCADE,
+					   IQ_ESCR));
+}
+
+static int p4_check_imode(struct kunit *test, u32 cccr, s32 ireset)
+{
+	u32 map = 12, escr = IQ_ESCR;
+	struct perfctr_cpu_state *st = p4_state(test, P4, 1, &map, &cccr, &escr);
+
+	st->control.nractrs = 0;
+	st->control.nrictrs = 1;
+	st->control.ireset[0] = ireset;
+	return perfctr_cpu_update_control(st, 0);
+}
+
+static void p4_ovf_pmi_rules(struct kunit *test)
+{
+	/* a-mode: OVF_PMI_T0 clear. */
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4, 12, IQ_CCCR | C_PMI_T0, IQ_ESCR));
+	/* Without the overflow interrupt, no i-mode counter at all ... */
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check_imode(test, IQ_CCCR | C_PMI_T0, -100));
+	/* ... and with it, the seed's rules. */
+	perfctr_x86_set_imode(true);
+	KUNIT_EXPECT_EQ(test, 0, p4_check_imode(test, IQ_CCCR | C_PMI_T0, -100));
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check_imode(test, IQ_CCCR, -100));
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check_imode(test, IQ_CCCR | C_PMI_T0, 0));
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check_imode(test, IQ_CCCR | C_PMI_T0 | C_FORCE_OVF, -2));
+	KUNIT_EXPECT_EQ(test, 0, p4_check_imode(test, IQ_CCCR | C_PMI_T0 | C_FORCE_OVF, -1));
+}
+
+static void p4_escr_rules(struct kunit *test)
+{
+	u32 map = 12, cccr = IQ_CCCR, escr = IQ_ESCR | E_T1_USR;
+
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4, 12, IQ_CCCR, IQ_ESCR | BIT(31)));
+	KUNIT_EXPECT_EQ(test, 0, p4_check1(test, P4, 12, IQ_CCCR, IQ_ESCR | BIT(30)));
+	/* CPL_T1: only on HT, and only for global-mode counters. */
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4, 12, IQ_CCCR, IQ_ESCR | E_T1_USR));
+	perfctr_x86_set_p4_ht(true);
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4, 12, IQ_CCCR, IQ_ESCR | E_T1_USR));
+	KUNIT_EXPECT_EQ(test, 0,
+			perfctr_cpu_update_control(p4_state(test, P4, 1, &map, &cccr, &escr), 1));
+	perfctr_x86_set_p4_ht(false);
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			perfctr_cpu_update_control(p4_state(test, P4, 1, &map, &cccr, &escr), 1));
+}
+
+static void p4_iq_escr_only_up_to_model_2(struct kunit *test)
+{
+	u32 iq0 = C_ENABLE | C_ACTIVE | C_SEL(0);
+
+	KUNIT_EXPECT_EQ(test, 0, p4_check1(test, P4, 12, iq0, IQ_ESCR));
+	KUNIT_EXPECT_EQ(test, 0, p4_check1(test, P4M2, 14, iq0, IQ_ESCR));
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4M3, 12, iq0, IQ_ESCR));
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4M3, 17, iq0, IQ_ESCR));
+	KUNIT_EXPECT_EQ(test, 0, p4_check1(test, P4M3, 17, C_ENABLE | C_ACTIVE | C_SEL(1),
+					   IQ_ESCR));
+}
+
+static void p4_rejects_escr_select_out_of_domain(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4, 15, C_ENABLE | C_ACTIVE | C_SEL(3),
+						 IQ_ESCR));
+	KUNIT_EXPECT_EQ(test, 0, p4_check1(test, P4, 13, C_ENABLE | C_ACTIVE | C_SEL(3), IQ_ESCR));
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4, 4, C_ENABLE | C_ACTIVE | C_SEL(3),
+						 IQ_ESCR));
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4, 8, C_ENABLE | C_ACTIVE | C_SEL(7),
+						 IQ_ESCR));
+}
+
+static int p4_check_pebs(struct kunit *test, u32 pe, u32 pmv)
+{
+	u32 map = 12, cccr = IQ_CCCR, escr = IQ_ESCR;
+	struct perfctr_cpu_state *st = p4_state(test, P4, 1, &map, &cccr, &escr);
+
+	st->control.p4.pebs_enable = pe;
+	st->control.p4.pebs_matrix_vert = pmv;
+	return perfctr_cpu_update_control(st, 0);
+}
+
+static void p4_replay_tagging_rules(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, 0, p4_check_pebs(test, BIT(24) | BIT(0), BIT(0)));
+	KUNIT_EXPECT_EQ(test, 0, p4_check_pebs(test, BIT(24) | 0x607, 0x3));
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check_pebs(test, 0, BIT(0)));
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check_pebs(test, BIT(25) | BIT(24) | BIT(0), BIT(0)));
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check_pebs(test, BIT(24) | BIT(3), BIT(0)));
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check_pebs(test, BIT(9), BIT(0)));
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check_pebs(test, BIT(24), BIT(0)));
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check_pebs(test, BIT(24) | BIT(10), BIT(2) | BIT(1)));
+	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check_pebs(test, BIT(24) | BIT(10), 0));
+}
+
+static void p4_rejects_escr_of_unused_counter(struct kunit *test)
+{
+	u32 map = 12, cccr = IQ_CCCR, escr = IQ_ESCR;
+	struct perfctr_cpu_state *st = p4_state(test, P4, 1, &map, &cccr, &escr);
+
+	st->control.p4.escr[1] = IQ_ESCR;
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+	st->control.p4.escr[1] = 0;
+	st->control.evntsel_high[0] = 1;
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+}
+
+static struct perfctr_cpu_state *p4_two(struct kunit *test)
+{
+	/* Counter 12 on CRU_ESCR0, counter 0 on BPU_ESCR0. */
+	u32 maps[] = { FAST | 12, 0 };
+	u32 cccrs[] = { IQ_CCCR, C_ENABLE | C_ACTIVE | C_SEL(0) };
+	u32 escrs[] = { IQ_ESCR, E_EV(3) | BIT(9) | E_T0_OS };
+	struct perfctr_cpu_state *st = p4_state(test, P4, 2, maps, cccrs, escrs);
+
+	st->control.p4.pebs_enable = BIT(24) | BIT(0);
+	st->control.p4.pebs_matrix_vert = BIT(0);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	return st;
+}
+
+static void p4_programs_escrs_cccrs_and_replay_tagging(struct kunit *test)
+{
+	struct perfctr_cpu_state *st = p4_two(test);
+	int e, c;
+
+	run(st, 9);
+	KUNIT_EXPECT_EQ(test, 6U, sim.wrmsrs);
+	KUNIT_EXPECT_EQ(test, (u64)IQ_CCCR, sim.evntsel[12]);
+	KUNIT_EXPECT_EQ(test, IQ_ESCR, sim.escr[MSR_P4_CRU_ESCR0 - 0x3a0]);
+	KUNIT_EXPECT_EQ(test, (u32)(E_EV(3) | BIT(9) | E_T0_OS),
+			sim.escr[MSR_P4_BPU_ESCR0 - 0x3a0]);
+	KUNIT_EXPECT_EQ(test, (u32)(BIT(24) | BIT(0)), sim.pebs_enable);
+	KUNIT_EXPECT_EQ(test, (u32)BIT(0), sim.pebs_matrix_vert);
+	/* Each ESCR is loaded before its CCCR enables the counter. */
+	e = sim_written(MSR_P4_CRU_ESCR0, 0);
+	c = sim_written(CCCR_MSR(12), 0);
+	KUNIT_EXPECT_GE(test, e, 0);
+	KUNIT_EXPECT_GT(test, c, e);
+	KUNIT_EXPECT_EQ(test, 9ULL, st->pmc[0].sum);
+	KUNIT_EXPECT_EQ(test, 9ULL, st->pmc[1].sum);
+	KUNIT_EXPECT_EQ(test, FAST | 12, st->pmc[0].map);
+	KUNIT_EXPECT_EQ(test, 0U, sim.stray);
+}
+
+static void p4_counts_across_wrap_40(struct kunit *test)
+{
+	struct perfctr_cpu_state *st = p4_two(test);
+
+	sim.ctr[12] = GENMASK_ULL(39, 0) - 2;	/* 40-bit wrap */
+	sim.ctr[0] = 0xfffffff0ULL;		/* the low 32 bits wrap */
+	run(st, 100);
+	sim_advance(50);			/* not ours */
+	run(st, 28);
+	KUNIT_EXPECT_EQ(test, 128ULL, st->pmc[0].sum);
+	KUNIT_EXPECT_EQ(test, 128ULL, st->pmc[1].sum);
+	KUNIT_EXPECT_EQ(test, 175ULL, sim.ctr[12]);
+}
+
+static void p4_resume_writes_nothing_when_cached(struct kunit *test)
+{
+	struct perfctr_cpu_state *st = p4_two(test);
+	unsigned int n;
+
+	run(st, 1);
+	n = sim.wrmsrs;
+	run(st, 1);
+	run(st, 1);
+	KUNIT_EXPECT_EQ(test, n, sim.wrmsrs);
+	KUNIT_EXPECT_EQ(test, st->k1.id, perfctr_x86_this_cache()->id);
+}
+
+static void p4_resume_writes_only_what_differs(struct kunit *test)
+{
+	u32 maps[] = { FAST | 12, 0 };
+	u32 cccrs[] = { IQ_CCCR, C_ENABLE | C_ACTIVE | C_SEL(0) };
+	u32 escrs[] = { IQ_ESCR | E_T0_OS, E_EV(3) | BIT(9) | E_T0_OS };
+	struct perfctr_cpu_state *a = p4_two(test), *b;
+
+	b = mkstate(test, 2, maps, cccrs);
+	b->control.p4.escr[0] = escrs[0];
+	b->control.p4.escr[1] = escrs[1];
+	b->control.p4.pebs_enable = BIT(24) | BIT(0);
+	b->control.p4.pebs_matrix_vert = BIT(0);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(b, 0));
+	run(a, 1);
+	sim.wrmsrs = 0;
+	run(b, 1);
+	/* Only CRU_ESCR0 differs. */
+	KUNIT_EXPECT_EQ(test, 1U, sim.wrmsrs);
+	KUNIT_EXPECT_EQ(test, (u32)MSR_P4_CRU_ESCR0, sim.log[0]);
+	sim.wrmsrs = 0;
+	run(a, 1);
+	KUNIT_EXPECT_EQ(test, 1U, sim.wrmsrs);
+	KUNIT_EXPECT_EQ(test, IQ_ESCR, sim.escr[MSR_P4_CRU_ESCR0 - 0x3a0]);
+}
+
+static void p4_stops_counters_the_next_control_does_not_use(struct kunit *test)
+{
+	struct perfctr_cpu_state *two = p4_two(test), *one;
+	u32 map = 13, cccr = C_ENABLE | C_ACTIVE | C_SEL(5), escr = IQ_ESCR;
+	int stop12, start13;
+
+	one = mkstate(test, 1, &map, &cccr);
+	one->control.p4.escr[0] = escr;
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(one, 0));
+	run(two, 1);
+	sim.wrmsrs = 0;
+	run(one, 7);
+	KUNIT_EXPECT_EQ(test, 0ULL, sim.evntsel[12]);
+	KUNIT_EXPECT_EQ(test, 0ULL, sim.evntsel[0]);
+	KUNIT_EXPECT_EQ(test, (u64)cccr, sim.evntsel[13]);
+	KUNIT_EXPECT_EQ(test, 0U, sim.pebs_enable);
+	KUNIT_EXPECT_EQ(test, 0U, sim.pebs_matrix_vert);
+	KUNIT_EXPECT_EQ(test, IQ_ESCR, sim.escr[MSR_P4_CRU_ESCR2 - 0x3a0]);
+	stop12 = sim_written(CCCR_MSR(12), 0);
+	start13 = sim_written(CCCR_MSR(13), 0);
+	KUNIT_EXPECT_GE(test, stop12, 0);
+	KUNIT_EXPECT_GT(test, start13, stop12);
+	KUNIT_EXPECT_EQ(test, 7ULL, one->pmc[0].sum);
+}
+
+static bool ht_odd_is_sibling(unsigned int cpu)
+{
+	return cpu & 1;
+}
+
+static void p4_ht_forbids_the_second_threads(struct kunit *test)
+{
+	unsigned int cpu, want = 0, got = 0;
+
+	kunit_activate_static_stub(test, perfctr_x86_ht_sibling, ht_odd_is_sibling);
+	perfctr_x86_set_p4_ht(true);
+	perfctr_x86_use_model(P4M2);
+	for_each_possible_cpu(cpu) {
+		want += cpu & 1;
+		got += cpumask_test_cpu(cpu, &perfctr_cpus_forbidden_mask) ? 1 : 0;
+		KUNIT_EXPECT_EQ(test, (bool)(cpu & 1),
+				cpumask_test_cpu(cpu, &perfctr_cpus_forbidden_mask));
+	}
+	KUNIT_EXPECT_EQ(test, want, got);
+	/* Not on a P4 without HT, not with another model. */
+	perfctr_x86_set_p4_ht(false);
+	perfctr_x86_use_model(P4M2);
+	KUNIT_EXPECT_TRUE(test, cpumask_empty(&perfctr_cpus_forbidden_mask));
+	perfctr_x86_set_p4_ht(true);
+	perfctr_x86_use_model(&perfctr_x86_p6);
+	KUNIT_EXPECT_TRUE(test, cpumask_empty(&perfctr_cpus_forbidden_mask));
+}
+
+/* ---- Detection and the static calls of each family ---- */
+
+static void detect_each_family(struct kunit *test)
+{
+	static const struct {
+		unsigned int vendor, family, model;
+		bool mmx;
+		const struct perfctr_x86_model *want;
+	} t[] = {
+		{ X86_VENDOR_INTEL, 5, 2, false, P5 },
+		{ X86_VENDOR_INTEL, 5, 4, true, P5MMX },
+		{ X86_VENDOR_INTEL, 15, 0, false, P4 },
+		{ X86_VENDOR_INTEL, 15, 1, false, P4 },
+		{ X86_VENDOR_INTEL, 15, 2, false, P4M2 },
+		{ X86_VENDOR_INTEL, 15, 3, false, P4M3 },
+		{ X86_VENDOR_INTEL, 15, 6, false, P4M3 },
+		{ X86_VENDOR_INTEL, 6, 15, true, NULL },
+		{ X86_VENDOR_CYRIX, 6, 0, true, MII },
+		{ X86_VENDOR_CYRIX, 6, 5, true, MII },
+		{ X86_VENDOR_CYRIX, 5, 2, false, NULL },
+		{ X86_VENDOR_CENTAUR, 5, 4, true, C6 },
+		{ X86_VENDOR_CENTAUR, 5, 8, true, WC2 },
+		{ X86_VENDOR_CENTAUR, 5, 9, true, WC2 },
+		{ X86_VENDOR_CENTAUR, 6, 6, true, VC3 },
+		{ X86_VENDOR_CENTAUR, 6, 9, true, VC3 },
+		{ X86_VENDOR_CENTAUR, 6, 15, true, NULL },
+		{ X86_VENDOR_AMD, 5, 8, true, NULL },
+		{ X86_VENDOR_AMD, 15, 2, true, NULL },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		KUNIT_EXPECT_PTR_EQ_MSG(test, t[i].want,
+					perfctr_x86_detect(t[i].vendor, t[i].family, t[i].model,
+							   t[i].mmx),
+					"vendor %u family %u model %u", t[i].vendor,
+					t[i].family, t[i].model);
+}
+
+static void static_calls_follow_each_family(struct kunit *test)
+{
+	struct perfctr_x86_ops p6, p5, mmx, mii, c6, vc3, p4, p4m3;
+
+	perfctr_x86_use_model(&perfctr_x86_p6);
+	perfctr_x86_get_ops(&p6);
+	perfctr_x86_use_model(P5);
+	perfctr_x86_get_ops(&p5);
+	perfctr_x86_use_model(P5MMX);
+	perfctr_x86_get_ops(&mmx);
+	perfctr_x86_use_model(MII);
+	perfctr_x86_get_ops(&mii);
+	perfctr_x86_use_model(C6);
+	perfctr_x86_get_ops(&c6);
+	perfctr_x86_use_model(VC3);
+	perfctr_x86_get_ops(&vc3);
+	perfctr_x86_use_model(P4);
+	perfctr_x86_get_ops(&p4);
+	perfctr_x86_use_model(P4M3);
+	perfctr_x86_get_ops(&p4m3);
+	/* The P5 family shares its check and CESR write ... */
+	KUNIT_EXPECT_PTR_EQ(test, p5.check, mmx.check);
+	KUNIT_EXPECT_PTR_EQ(test, p5.check, c6.check);
+	KUNIT_EXPECT_PTR_EQ(test, mmx.write_control, mii.write_control);
+	KUNIT_EXPECT_PTR_NE(test, p5.check, p6.check);
+	/* ... the P5 reads MSRs, the others RDPMC like the P6 family. */
+	KUNIT_EXPECT_PTR_NE(test, p5.suspend, mmx.suspend);
+	KUNIT_EXPECT_PTR_NE(test, p5.resume, mmx.resume);
+	KUNIT_EXPECT_PTR_EQ(test, mmx.suspend, p6.suspend);
+	KUNIT_EXPECT_PTR_EQ(test, vc3.resume, p6.resume);
+	/* Each family has its own check and control writer. */
+	KUNIT_EXPECT_PTR_NE(test, vc3.check, p6.check);
+	KUNIT_EXPECT_PTR_NE(test, vc3.write_control, p6.write_control);
+	KUNIT_EXPECT_PTR_NE(test, vc3.write_control, mmx.write_control);
+	KUNIT_EXPECT_PTR_NE(test, p4.check, p6.check);
+	KUNIT_EXPECT_PTR_NE(test, p4.check, vc3.check);
+	KUNIT_EXPECT_PTR_NE(test, p4.write_control, p6.write_control);
+	KUNIT_EXPECT_PTR_NE(test, p4.write_control, mmx.write_control);
+	KUNIT_EXPECT_PTR_EQ(test, p4.check, p4m3.check);
+}
+
 static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(p6_accepts_counter0),
 	KUNIT_CASE(p6_accepts_both_counters),
@@ -952,6 +1912,48 @@ static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(model_sets_type_and_features),
 	KUNIT_CASE(generic_rejects_pmcs),
 	KUNIT_CASE(cstatus_encoding),
+	KUNIT_CASE(p5_accepts_both_halves),
+	KUNIT_CASE(p5_rejects_reserved_fe00),
+	KUNIT_CASE(p5_requires_a_cpl_bit),
+	KUNIT_CASE(p5_pmc_map_rules),
+	KUNIT_CASE(p5_rejects_imode_high_and_p4_fields),
+	KUNIT_CASE(mii_reserved_bits_are_fa00),
+	KUNIT_CASE(mii_requires_a_cpl_bit),
+	KUNIT_CASE(winchip_needs_no_cpl_reserves_ff00),
+	KUNIT_CASE(winchip_rejects_tsc_on),
+	KUNIT_CASE(p5_family_features),
+	KUNIT_CASE(p5_packs_both_halves_into_the_cesr),
+	KUNIT_CASE(p5_reads_msrs_and_wraps_32),
+	KUNIT_CASE(p5mmx_reads_rdpmc_and_wraps_32),
+	KUNIT_CASE(mii_counts_across_wrap_48),
+	KUNIT_CASE(winchip_counts_without_tsc),
+	KUNIT_CASE(p5_resume_writes_cesr_only_when_it_changes),
+	KUNIT_CASE(p5_unused_half_is_cleared),
+	KUNIT_CASE(vc3_accepts_pmc1_only),
+	KUNIT_CASE(vc3_reserved_bits),
+	KUNIT_CASE(vc3_rejects_imode_and_p4_fields),
+	KUNIT_CASE(vc3_writes_evntsel1_and_wraps_32),
+	KUNIT_CASE(p4_escr_map_matches_the_manual),
+	KUNIT_CASE(p4_accepts_a_counter_with_fast_rdpmc),
+	KUNIT_CASE(p4_pmc_map_rules),
+	KUNIT_CASE(p4_rejects_reserved_cccr_bits),
+	KUNIT_CASE(p4_extended_cascade),
+	KUNIT_CASE(p4_active_thread_rule),
+	KUNIT_CASE(p4_needs_enable_or_cascade),
+	KUNIT_CASE(p4_ovf_pmi_rules),
+	KUNIT_CASE(p4_escr_rules),
+	KUNIT_CASE(p4_iq_escr_only_up_to_model_2),
+	KUNIT_CASE(p4_rejects_escr_select_out_of_domain),
+	KUNIT_CASE(p4_replay_tagging_rules),
+	KUNIT_CASE(p4_rejects_escr_of_unused_counter),
+	KUNIT_CASE(p4_programs_escrs_cccrs_and_replay_tagging),
+	KUNIT_CASE(p4_counts_across_wrap_40),
+	KUNIT_CASE(p4_resume_writes_nothing_when_cached),
+	KUNIT_CASE(p4_resume_writes_only_what_differs),
+	KUNIT_CASE(p4_stops_counters_the_next_control_does_not_use),
+	KUNIT_CASE(p4_ht_forbids_the_second_threads),
+	KUNIT_CASE(detect_each_family),
+	KUNIT_CASE(static_calls_follow_each_family),
 #ifdef CONFIG_X86_LOCAL_APIC
 	KUNIT_CASE(reserve_takes_the_pmu_from_perf),
 	KUNIT_CASE(reserve_refused_while_perf_holds),
