@@ -6,8 +6,9 @@
 #   make patches regenerate patches/ and series from the tree folders
 
 SHELL := /bin/bash
-ARCHES ?= x86_64
 X86_CPUS ?= max Skylake-Client EPYC core2duo phenom
+PPC64_CPUS ?= POWER9 POWER10 POWER8
+export X86_CPUS PPC64_CPUS
 
 .PHONY: all setup patches check-patches apply quilt kernel check demo bench style clean
 
@@ -31,9 +32,10 @@ quilt: setup
 
 kernel: apply
 	@bash scripts/build-kernel.sh x86_64
+	@bash scripts/build-kernel.sh ppc64
 
 check: kernel
-	@bash scripts/check.sh $(X86_CPUS)
+	@bash scripts/check.sh
 
 demo: kernel
 	@bash scripts/run-tests.sh x86_64 max demo

@@ -9,58 +9,82 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+# x86_64 under -cpu max (TSC only: no x86 PMU counts under TCG), then
+# ppc64 under POWER9 (TSC = timebase, and PMCs that count).
 bash "$TOP/scripts/build-kernel.sh" x86_64 bench
 bash "$TOP/scripts/build-kernel.sh" x86_64 bench-base
 bash "$TOP/scripts/build-kernel.sh" x86_64 bench-off
+bash "$TOP/scripts/build-kernel.sh" ppc64 bench
+bash "$TOP/scripts/build-kernel.sh" ppc64 bench-base
 tmp=$CACHE/bench
 mkdir -p "$tmp" "$TOP/bench"
-bash "$TOP/scripts/run-tests.sh" x86_64 max bench > "$tmp/patched.txt" ||
-	{ cat "$tmp/patched.txt"; die "benchmark run failed"; }
+run() {	# arch cpu mode out
+	bash "$TOP/scripts/run-tests.sh" "$1" "$2" "$3" > "$4" ||
+		{ cat "$4"; die "benchmark boot $1/$2 $3 failed"; }
+}
+run x86_64 max bench "$tmp/x86_64.patched.txt"
+run ppc64 POWER9 bench "$tmp/ppc64.patched.txt"
 # The unused-series rows compare kernels, so boots: the unpatched
-# kernel, the patched one with PERFCTR=n (code layout alone) and the
-# patched one with no counters in use, booted in turn five times; each
-# kernel's median boot is kept.  Boot-to-boot noise under TCG is several
-# per cent.
+# kernel, the patched one with PERFCTR=n (code layout alone; x86_64 only)
+# and the patched one with no counters in use, booted in turn (five
+# times on x86_64, three on ppc64); each kernel's median boot is kept.
+# Boot-to-boot noise under TCG is several per cent.
 for i in 1 2 3 4 5; do
 	for m in base off switch; do
-		bash "$TOP/scripts/run-tests.sh" x86_64 max "bench-$m" > "$tmp/$m.$i.txt" ||
-			{ cat "$tmp/$m.$i.txt"; die "benchmark boot bench-$m failed"; }
+		run x86_64 max "bench-$m" "$tmp/x86_64.$m.$i.txt"
 	done
+	if ((i <= 3)); then
+		for m in base switch; do
+			run ppc64 POWER9 "bench-$m" "$tmp/ppc64.$m.$i.txt"
+		done
+	fi
 done
 
 python3 - "$tmp" "$TOP/bench" <<'PY'
 import json, sys
+tmp, outdir = sys.argv[1], sys.argv[2]
 def rows(path):
     for line in open(path):
         if line.startswith('BENCH-JSON '):
             return json.loads(line[len('BENCH-JSON '):])
     sys.exit(f'no results in {path}')
-def median_boot(prefix):
-    boots = sorted((rows(f'{sys.argv[1]}/{prefix}.{i}.txt')[0] for i in range(1, 6)),
+def notes(path):
+    return [l[len('BENCH-NOTE '):].strip() for l in open(path) if l.startswith('BENCH-NOTE ')]
+def median_boot(arch, prefix, n):
+    boots = sorted((rows(f'{tmp}/{arch}.{prefix}.{i}.txt')[0] for i in range(1, n + 1)),
                    key=lambda r: r['median'])
     # The spread shown is across the boots' medians.
-    return dict(boots[2], boots=[r['median'] for r in boots],
+    return dict(boots[n // 2], boots=[r['median'] for r in boots],
                 min=boots[0]['median'], max=boots[-1]['median'])
-patched = rows(f'{sys.argv[1]}/patched.txt')
-b = dict(median_boot('base'), what='switch: kernel without the series (median of 5 boots)')
-o = median_boot('off')
-o = dict(o, what='switch: series applied, PERFCTR=n (median of 5 boots)',
-         baseline=b['what'], ratio=o['median'] / b['median'])
-p = median_boot('switch')
-u = dict(p, what='switch: series, no counters in use (median of 5 boots)',
-         baseline=b['what'], ratio=p['median'] / b['median'])
-allrows = patched + [b, o, u]
-for r in (b, o, u):
-    r['group'] = 'unused series'
-with open(f'{sys.argv[2]}/results.json', 'w') as f:
-    json.dump({'arch': 'x86_64', 'cpu': 'qemu-tcg max', 'rows': allrows}, f, indent=1)
-out = ['| group | what | median | spread (min..max) | baseline | ratio |',
-       '|---|---|---:|---:|---|---:|']
-for r in allrows:
-    ratio = '1' if not r['baseline'] else f"{r['ratio']:.3f} (1/{1 / r['ratio']:.1f})"
-    out.append(f"| {r['group']} | {r['what']} | {r['median']:.3f} {r['unit']} | "
-               f"{r['min']:.3f}..{r['max']:.3f} | {r['baseline'] or '(baseline)'} | {ratio} |")
-open(f'{sys.argv[2]}/results.md', 'w').write('\n'.join(out) + '\n')
-print('\n'.join(out))
+runs, md = [], []
+for arch, cpu, n, kinds in (('x86_64', 'qemu-tcg max', 5, ('off', 'switch')),
+                            ('ppc64', 'qemu-tcg pseries POWER9', 3, ('switch',))):
+    patched = rows(f'{tmp}/{arch}.patched.txt')
+    b = dict(median_boot(arch, 'base', n),
+             what=f'switch: kernel without the series (median of {n} boots)')
+    extra = [b]
+    names = {'off': 'switch: series applied, PERFCTR=n',
+             'switch': 'switch: series, no counters in use'}
+    for k in kinds:
+        r = median_boot(arch, k, n)
+        extra.append(dict(r, what=f'{names[k]} (median of {n} boots)',
+                          baseline=b['what'], ratio=r['median'] / b['median']))
+    for r in extra:
+        r['group'] = 'unused series'
+    allrows = patched + extra
+    runs.append({'arch': arch, 'cpu': cpu, 'rows': allrows,
+                 'notes': notes(f'{tmp}/{arch}.patched.txt')})
+    md += [f'{arch} ({cpu}):', '',
+           '| group | what | median | spread (min..max) | baseline | ratio |',
+           '|---|---|---:|---:|---|---:|']
+    for r in allrows:
+        ratio = '1' if not r['baseline'] else f"{r['ratio']:.3f} (1/{1 / r['ratio']:.1f})"
+        md.append(f"| {r['group']} | {r['what']} | {r['median']:.3f} {r['unit']} | "
+                  f"{r['min']:.3f}..{r['max']:.3f} | {r['baseline'] or '(baseline)'} | {ratio} |")
+    md += [f'- {n}' for n in runs[-1]['notes']] + ['']
+with open(f'{outdir}/results.json', 'w') as f:
+    json.dump({'runs': runs}, f, indent=1)
+open(f'{outdir}/results.md', 'w').write('\n'.join(md))
+print('\n'.join(md))
 PY
 log "wrote bench/results.md and bench/results.json"

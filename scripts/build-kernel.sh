@@ -25,6 +25,8 @@ ppc64/)	src=$CACHE/src; out=$CACHE/build/$arch
 	       "$TOP/tools/testing/selftests/perfctr/config" "$cfg/perfctr-kunit.config") ;;
 */base)	src=$CACHE/pristine; out=$CACHE/build/$arch-base
 	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config") ;;
+ppc64/bench) src=$CACHE/src; out=$CACHE/build/$arch-bench
+	frags=("$cfg/$arch.config" "$cfg/$arch-perfctr.config") ;;
 */bench)	src=$CACHE/src; out=$CACHE/build/$arch-bench
 	frags=("$cfg/$arch.config" "$TOP/tools/testing/selftests/perfctr/config") ;;
 */bench-base) src=$CACHE/pristine; out=$CACHE/build/$arch-bench-base

@@ -9,8 +9,11 @@ export RESULTS=$CACHE/results.txt
 status=0
 # Series-level checks that are tests of their own.
 bash "$TOP/scripts/style.sh" --results || status=1
-for cpu in "$@"; do
+for cpu in ${X86_CPUS-max}; do
 	bash "$TOP/scripts/run-tests.sh" x86_64 "$cpu" kselftest || status=1
+done
+for cpu in ${PPC64_CPUS-POWER9}; do
+	bash "$TOP/scripts/run-tests.sh" ppc64 "$cpu" kselftest || status=1
 done
 echo
 echo "Summary:"

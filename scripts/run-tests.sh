@@ -133,7 +133,7 @@ if [[ $mode == demo ]]; then
 	exit
 fi
 if [[ $mode == bench* ]]; then
-	grep -E '^\||^BENCH-JSON' "$console"
+	grep -E '^\||^BENCH-(JSON|NOTE)' "$console"
 	grep -q 'PERFCTR-EXIT bench 0' "$console"
 	exit
 fi

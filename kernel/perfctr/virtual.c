@@ -108,10 +108,16 @@ static inline void vperfctr_write_end(struct vperfctr *perfctr)
 	WRITE_ONCE(st->sequence, st->sequence + 1);
 }
 
+static void vperfctr_signal_work(struct irq_work *work);
+
 /*
  * An i-mode counter overflowed (found at a suspend): re-arm it, keep only
- * the TSC running until vperfctr_iresume(), and signal the owner.  Inside
- * a write section, interrupts off.
+ * the TSC running until vperfctr_iresume(), and signal the owner: from
+ * irq_work, since a suspend may run in the context switch (runqueue lock
+ * held) or the overflow interrupt may be an NMI; where neither holds, the
+ * caller sends it at once (vperfctr_signal_now()), so that the owner does
+ * not run on uncounted until the irq_work comes.  Inside a write section,
+ * interrupts off.
  */
 static void vperfctr_overflow(struct vperfctr *perfctr)
 {
@@ -197,6 +203,13 @@ void __vperfctr_sample(struct vperfctr *perfctr)
 	perfctr_pmi_restore(flags);
 }
 
+/* Send a pending overflow signal now: not in NMI or context-switch context. */
+static void vperfctr_signal_now(struct vperfctr *perfctr)
+{
+	if (atomic_read(&perfctr->ovf_mask))
+		vperfctr_signal_work(&perfctr->signal_work);
+}
+
 #ifdef CONFIG_PERFCTR_INTERRUPT_SUPPORT
 /*
  * The overflow interrupt, on the CPU where current's counters run; maybe
@@ -208,11 +221,15 @@ void __vperfctr_sample(struct vperfctr *perfctr)
 static void vperfctr_ihandler(unsigned long pc)
 {
 	struct task_struct *tsk = current;
+	struct vperfctr *perfctr;
 
 	if (!test_tsk_thread_flag(tsk, TIF_PERFCTR))
 		return;
-	vperfctr_suspend_locked(tsk->thread.perfctrs);
-	vperfctr_resume_locked(tsk->thread.perfctrs);
+	perfctr = tsk->thread.perfctrs;
+	vperfctr_suspend_locked(perfctr);
+	vperfctr_resume_locked(perfctr);
+	if (!in_nmi())
+		vperfctr_signal_now(perfctr);
 }
 #endif
 
@@ -682,6 +699,7 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	if (tsk == current)
 		vperfctr_resume_locked(perfctr);
 	perfctr_irq_restore(flags);
+	vperfctr_signal_now(perfctr);
 	/* No programmable counters any more: let perf_events have the PMU. */
 	if (!perfctr_cstatus_nrctrs(next->cstatus))
 		vperfctr_put_pmu(perfctr);
@@ -731,6 +749,7 @@ static int do_vperfctr_iresume(struct vperfctr *perfctr)
 		if (tsk == current)
 			vperfctr_resume_locked(perfctr);
 		perfctr_irq_restore(flags);
+		vperfctr_signal_now(perfctr);
 	}
 	vperfctr_end(tsk);
 	return err;
@@ -764,6 +783,7 @@ static int do_vperfctr_read(struct vperfctr *perfctr,
 	for (i = 0; i < PERFCTR_NRCTRS; i++)
 		sum.pmc[i] = st->pmc[i].sum;
 	perfctr_irq_restore(flags);
+	vperfctr_signal_now(perfctr);
 	head.si_signo = perfctr->si_signo;
 	head.flags = perfctr->flags;
 

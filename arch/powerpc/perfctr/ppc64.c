@@ -8,6 +8,13 @@
  * enable (PMC1CE, PMCjCE) set in MMCR0 that raises the performance monitor
  * interrupt, and FCECE freezes every counter at that moment.
  *
+ * PMCjCE enables the condition for all of PMC2-6, so while i-mode
+ * counters run, no other counter may turn negative: a-mode counters are
+ * then started from 0 at each resume and brought back to 0 by the
+ * sampling (losing the few events between its read and its write)
+ * before they get there, and the PMCs the control does not use (PMC5
+ * and PMC6 count whenever MMCR0 lets them) are zeroed the same way.
+ *
  * MMCR0[FC] freezes all counting: it is set at every suspend, and a
  * resume writes the thread's MMCR0 last, so counting starts with the
  * thread's control complete.  MMCR1 (and MMCRA, MMCR2: always zero here)
@@ -128,6 +135,19 @@ static void ppc64_load_control(const struct perfctr_cpu_state *state,
 	cache->mmcr0 = mmcr0;
 }
 
+/* With i-mode counters: the PMCs of PMCjCE's group the control leaves unused. */
+static unsigned int ppc64_idle_pmcs(const struct perfctr_cpu_state *state)
+{
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	unsigned int used = 0;
+
+	if (!perfctr_cstatus_has_ictrs(state->cstatus))
+		return 0;
+	for (i = 0; i < nrctrs; i++)
+		used |= BIT(state->pmc[i].map);
+	return GENMASK(PPC64_NR_PMCS - 1, 1) & ~used;
+}
+
 static void ppc64_resume_pmcs(struct perfctr_cpu_state *state)
 {
 	struct perfctr_ppc_cache *cache = this_cpu_ptr(&perfctr_ppc_cache);
@@ -142,21 +162,45 @@ static void ppc64_resume_pmcs(struct perfctr_cpu_state *state)
 		for (i = nractrs; i < nrctrs; i++)
 			ppc64_write_pmc(state->pmc[i].map, state->pmc[i].start);
 	cache->iid = 0;
-	for (i = 0; i < nractrs; i++)
-		state->pmc[i].start = ppc64_read_pmc(state->pmc[i].map);
+	if (nrctrs > nractrs) {
+		unsigned int idle = ppc64_idle_pmcs(state);
+
+		/* Far from negative: see the top of this file. */
+		for (i = 0; i < nractrs; i++) {
+			ppc64_write_pmc(state->pmc[i].map, 0);
+			state->pmc[i].start = 0;
+		}
+		for (i = 0; i < PPC64_NR_PMCS; i++)
+			if (idle & BIT(i))
+				ppc64_write_pmc(i, 0);
+	} else {
+		for (i = 0; i < nractrs; i++)
+			state->pmc[i].start = ppc64_read_pmc(state->pmc[i].map);
+	}
 	mtspr(SPRN_MMCR0, cache->mmcr0);
 }
 
 static void ppc64_sample_pmcs(struct perfctr_cpu_state *state)
 {
 	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	unsigned int nractrs = perfctr_cstatus_nractrs(state->cstatus);
+	unsigned int idle;
 	u32 now;
 
 	for (i = 0; i < nrctrs; i++) {
 		now = ppc64_read_pmc(state->pmc[i].map);
 		state->pmc[i].sum += (u32)(now - state->pmc[i].start);
 		state->pmc[i].start = now;
+		/* Beside i-mode counters, an a-mode one halfway to negative restarts. */
+		if (i < nractrs && nrctrs > nractrs && now >= 0x40000000U) {
+			ppc64_write_pmc(state->pmc[i].map, 0);
+			state->pmc[i].start = 0;
+		}
 	}
+	idle = ppc64_idle_pmcs(state);
+	for (i = 0; i < PPC64_NR_PMCS; i++)
+		if (idle & BIT(i) && ppc64_read_pmc(i) >= 0x40000000U)
+			ppc64_write_pmc(i, 0);
 }
 
 /* Frozen, PMC1 must hold what is written (an absent PMU reads back 0). */

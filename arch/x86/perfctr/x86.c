@@ -50,6 +50,7 @@
 
 const char *perfctr_cpu_name = "generic x86 with TSC";
 static unsigned int perfctr_cpu_type = PERFCTR_X86_GENERIC;
+static const struct perfctr_x86_model *perfctr_x86_boot;
 static unsigned int perfctr_cpu_features;
 
 /* Unique ids for validated controls (the per-CPU control cache key). */
@@ -1103,14 +1104,55 @@ perfctr_x86_detect(unsigned int vendor, unsigned int family, unsigned int model,
 	return NULL;
 }
 
-/**
- * perfctr_x86_use_model - run @model's operations from now on
- * @model: a P6-family model, or NULL for the generic one
- *
- * Updates the static calls (and so, on x86, every call site) and the
- * reported CPU type and features.  May sleep.  Used at init and by the
- * KUnit suite; no state may be running counters meanwhile.
+/*
+ * The model of the boot CPU: perfctr_x86_detect()'s families, then the
+ * P6 family and its descendants from CPUID: architectural perfmon v2+
+ * with at least 4 general and 3 fixed counters, else the P6 itself;
+ * AMD's core counters (PERFCTR_CORE), else the K7's four.
  */
+static const struct perfctr_x86_model * __init perfctr_x86_detect_boot_cpu(void)
+{
+	const struct perfctr_x86_model *model;
+	union cpuid10_eax eax;
+	union cpuid10_edx edx;
+	unsigned int ebx, ecx;
+
+	model = perfctr_x86_detect(boot_cpu_data.x86_vendor, boot_cpu_data.x86,
+				   boot_cpu_data.x86_model, boot_cpu_has(X86_FEATURE_MMX));
+	if (model)
+		return model;
+	switch (boot_cpu_data.x86_vendor) {
+	case X86_VENDOR_INTEL:
+		if (boot_cpu_data.x86 != 6)
+			return NULL;
+		if (boot_cpu_has(X86_FEATURE_ARCH_PERFMON)) {
+			cpuid(10, &eax.full, &ebx, &ecx, &edx.full);
+			if (eax.split.version_id >= 2 && eax.split.num_counters >= 4 &&
+			    edx.split.num_counters_fixed >= 3)
+				return &perfctr_x86_arch_v2;
+		}
+		return &perfctr_x86_p6;
+	case X86_VENDOR_AMD:
+	case X86_VENDOR_HYGON:
+		if (boot_cpu_has(X86_FEATURE_PERFCTR_CORE))
+			return &perfctr_x86_amd_core;
+		return boot_cpu_data.x86 >= 6 ? &perfctr_x86_k7 : NULL;
+	}
+	return NULL;
+}
+
+/**
+ * perfctr_x86_boot_model - the model chosen at boot
+ *
+ * Return: the model perfctr_cpu_init() selected, or NULL for the generic
+ * one.  The KUnit suite restores it after each case.
+ */
+const struct perfctr_x86_model *perfctr_x86_boot_model(void)
+{
+	return perfctr_x86_boot;
+}
+
+/* Point the static calls (on x86: every call site) at a family's code. */
 static void perfctr_x86_set_ops(int (*check)(struct perfctr_cpu_state *, int),
 				void (*suspend)(struct perfctr_cpu_state *),
 				void (*resume)(struct perfctr_cpu_state *),
@@ -1218,22 +1260,26 @@ int __init perfctr_cpu_init(void)
 	if (!boot_cpu_has(X86_FEATURE_TSC))
 		return -ENODEV;
 
-	model = perfctr_x86_detect(boot_cpu_data.x86_vendor, boot_cpu_data.x86,
-				   boot_cpu_data.x86_model, boot_cpu_has(X86_FEATURE_MMX));
-	if (!perfctr_pmu_responds(model))
+	model = perfctr_x86_detect_boot_cpu();
+	if (model && boot_cpu_has(X86_FEATURE_HYBRID_CPU)) {
+		/* P- and E-cores have different PMUs: one model cannot serve both. */
+		pr_info("hybrid CPU (%s PMU on some cores only): not supported yet, using the generic TSC-only model\n",
+			model->name);
+		model = NULL;
+	} else if (!perfctr_pmu_responds(model)) {
 		pr_info("PMU not available (absent or not responding, as in most virtual machines): using the generic TSC-only model%s%s\n",
 			model ? " instead of " : "", model ? model->name : "");
-	else if (model)
-		pr_info("%s PMU found, not selected at boot yet: using the generic TSC-only model\n",
-			model->name);
-	else
+		model = NULL;
+	} else if (!model) {
 		pr_info("no perfctr model for this PMU (vendor %u family %u model %u) yet: using the generic TSC-only model\n",
 			boot_cpu_data.x86_vendor, boot_cpu_data.x86,
 			boot_cpu_data.x86_model);
+	}
 	p4_is_ht = model && model->family == PERFCTR_X86_FAM_P4 &&
 		   topology_max_smt_threads() > 1;
 
-	perfctr_x86_use_model(NULL);
+	perfctr_x86_boot = model;
+	perfctr_x86_use_model(model);
 	return 0;
 }
 

@@ -115,6 +115,7 @@ void perfctr_x86_use_model(const struct perfctr_x86_model *model);
 void perfctr_x86_get_ops(struct perfctr_x86_ops *ops);
 const struct perfctr_x86_model *
 perfctr_x86_detect(unsigned int vendor, unsigned int family, unsigned int model, bool mmx);
+const struct perfctr_x86_model *perfctr_x86_boot_model(void);
 unsigned int perfctr_x86_p4_escr_msr(unsigned int pmc, u32 cccr);
 void perfctr_x86_set_p4_ht(bool ht);
 void perfctr_x86_set_imode(bool on);

@@ -153,7 +153,7 @@ static void perfctr_x86_test_exit(struct kunit *test)
 {
 	perfctr_x86_set_p4_ht(false);
 	perfctr_x86_set_imode(false);
-	perfctr_x86_use_model(NULL);
+	perfctr_x86_use_model(perfctr_x86_boot_model());
 	migrate_enable();
 }
 

@@ -5,7 +5,10 @@
  * table gives the median time per operation, the spread (min..max of the
  * repetitions) and the ratio to the row's baseline, measured in the same
  * run.  Under QEMU TCG timings are emulated: only the ratios mean
- * something.
+ * something.  Where the CPU model has PMCs (ppc64: QEMU's POWER PMU
+ * counts instructions exactly), the PMC rows are added, and the reads'
+ * costs are also given in instructions per read, counted by the PMU
+ * (kernel included: QEMU ignores the privilege freeze conditions).
  *
  *   perfctr_bench [--switch-only]    markdown table, then JSON
  */
@@ -18,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -100,17 +104,31 @@ static unsigned long long perf_read(int fd)
 	return v;
 }
 
-static int tsc_state(void)
+static int have_pmcs;
+
+/*
+ * A state for the calling thread: the TSC, and the first @npmcs of the
+ * instructions and cycles counters (ppc64: PMC5, PMC6), user and kernel.
+ */
+static int pmc_state(int npmcs)
 {
 	struct vperfctr_control c;
-	int fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+	int fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT), i;
 
 	vperfctr_control_tsc(&c, 1);
+	c.cpu_control.nractrs = npmcs;
+	for (i = 0; i < npmcs; i++)
+		c.cpu_control.pmc_map[i] = 4 + i;
 	if (fd < 0 || vperfctr_control(fd, &c)) {
 		perror("perfctr");
 		exit(1);
 	}
 	return fd;
+}
+
+static int tsc_state(void)
+{
+	return pmc_state(0);
 }
 
 /* ---------------------------------------------------------- read cost */
@@ -130,6 +148,83 @@ static unsigned long long sink;
 		(samples)[rep_] = (now_s() - t0_) / k_ * 1e9;		\
 	}								\
 } while (0)
+
+/*
+ * Instructions per operation, counted by the PMU: perfctr's counter 0 of
+ * @map, or a perf_event instructions counter @pfd (-1: perfctr's).
+ */
+#define INSN_LOOP(samples, k, map, pfd, body) do {			\
+	int rep_, i_, k_ = (k);						\
+	for (rep_ = 0; rep_ < REPS; rep_++) {				\
+		unsigned long long c0_, c1_;				\
+		c0_ = (pfd) >= 0 ? perf_read(pfd) : vperfctr_read_pmc_seq(map, 0); \
+		for (i_ = 0; i_ < k_; i_++) {				\
+			body;						\
+		}							\
+		c1_ = (pfd) >= 0 ? perf_read(pfd) : vperfctr_read_pmc_seq(map, 0); \
+		(samples)[rep_] = (double)(c1_ - c0_) / k_;		\
+	}								\
+} while (0)
+
+/* ppc64: the PMC rows, with perf_event's hardware instructions counter. */
+static void bench_pmc_reads(void)
+{
+	const struct vperfctr_state *map;
+	struct perf_event_mmap_page *pc;
+	struct perfctr_sum_ctrs sum;
+	struct timespec ts;
+	double s[REPS];
+	int fd, pfd;
+
+	/* perf_event first, while perfctr holds no PMC. */
+	pfd = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0);
+	if (pfd < 0) {
+		perror("perf_event_open instructions");
+		exit(1);
+	}
+	TIME_LOOP(s, 20000, consume(perf_read(pfd)));
+	add_row("read PMC", "perf_event read() instructions", "ns/read", NULL, s);
+	INSN_LOOP(s, 2000, NULL, pfd, consume(perf_read(pfd)));
+	add_row("read PMC (instructions)", "perf_event read() instructions",
+		"insns/read", NULL, s);
+	pc = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, pfd, 0);
+	printf("BENCH-NOTE perf_event mmap self-monitoring read: %s\n",
+	       pc == MAP_FAILED ? "mmap refused" :
+	       pc->cap_user_rdpmc && pc->index ? "offered (not measured)" :
+	       "not offered by this kernel on this CPU (cap_user_rdpmc = 0)");
+	if (pc != MAP_FAILED)
+		munmap(pc, sysconf(_SC_PAGESIZE));
+	close(pfd);
+
+	fd = pmc_state(1);
+	map = vperfctr_map(fd);
+	if (!map) {
+		perror("vperfctr_map");
+		exit(1);
+	}
+	TIME_LOOP(s, 200000, consume(vperfctr_read_pmc_seq(map, 0)));
+	add_row("read PMC", "perfctr fast read PMC (sequence)", "ns/read",
+		"perf_event read() instructions", s);
+	TIME_LOOP(s, 20000, vperfctr_read(fd, &sum, NULL); consume(sum.pmc[0]));
+	add_row("read PMC", "sys_vperfctr_read (PMC)", "ns/read",
+		"perf_event read() instructions", s);
+	INSN_LOOP(s, 2000, map, -1, consume(vperfctr_read_pmc_seq(map, 0)));
+	add_row("read PMC (instructions)", "perfctr fast read PMC (sequence)",
+		"insns/read", "perf_event read() instructions", s);
+	INSN_LOOP(s, 2000, map, -1, consume(vperfctr_read_tsc_seq(map)));
+	add_row("read PMC (instructions)", "perfctr fast read TSC (sequence)",
+		"insns/read", "perf_event read() instructions", s);
+	INSN_LOOP(s, 2000, map, -1, vperfctr_read(fd, &sum, NULL); consume(sum.pmc[0]));
+	add_row("read PMC (instructions)", "sys_vperfctr_read (PMC)",
+		"insns/read", "perf_event read() instructions", s);
+	INSN_LOOP(s, 2000, map, -1,
+		  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts); consume(ts.tv_nsec));
+	add_row("read PMC (instructions)", "clock_gettime(THREAD_CPUTIME)",
+		"insns/read", "perf_event read() instructions", s);
+	vperfctr_unmap(map);
+	vperfctr_unlink(fd);
+	close(fd);
+}
 
 static void bench_reads(void)
 {
@@ -163,7 +258,7 @@ static void bench_reads(void)
 	add_row("read", "clock_gettime(THREAD_CPUTIME)", "ns/read",
 		"perf_event read() task-clock", s);
 	TIME_LOOP(s, 200000, consume(perfctr_rdtsc()));
-	add_row("read", "bare rdtsc (floor)", "ns/read", "perf_event read() task-clock", s);
+	add_row("read", "bare TSC read (floor)", "ns/read", "perf_event read() task-clock", s);
 	close(pfd);
 	vperfctr_unmap(map);
 	vperfctr_unlink(fd);
@@ -206,7 +301,7 @@ static void bench_start_stop(void)
 
 /* --------------------------------------------------- context-switch cost */
 
-enum { CNT_NONE, CNT_TSC, CNT_PERF };
+enum { CNT_NONE, CNT_TSC, CNT_PERF, CNT_TSC_PMC, CNT_PERF_HW, NR_CNT };
 
 struct pp {
 	int rfd, wfd, rounds, mode;
@@ -219,20 +314,31 @@ static void *pp_thread(void *arg)
 	int i, fd = -1;
 	char c;
 
+
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
 	sched_setaffinity(0, sizeof(set), &set);
+	int fd2 = -1;
+
 	if (p->mode == CNT_TSC)
 		fd = tsc_state();
+	else if (p->mode == CNT_TSC_PMC)
+		fd = pmc_state(2);
 	else if (p->mode == CNT_PERF)
 		fd = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0);
+	else if (p->mode == CNT_PERF_HW) {
+		fd = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0);
+		fd2 = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0);
+	}
 	for (i = 0; i < p->rounds; i++)
 		if (read(p->rfd, &c, 1) != 1 || write(p->wfd, &c, 1) != 1)
 			exit(1);
-	if (p->mode == CNT_TSC)
+	if (p->mode == CNT_TSC || p->mode == CNT_TSC_PMC)
 		vperfctr_unlink(fd);
 	if (fd >= 0)
 		close(fd);
+	if (fd2 >= 0)
+		close(fd2);
 	return NULL;
 }
 
@@ -265,16 +371,17 @@ static double pingpong(int mode, int rounds)
 static void bench_switch(const char *none_name)
 {
 	static const char * const names[] = { NULL, "switch: TSC on (perfctr)",
-				       "switch: task-clock (perf_event)" };
-	double s[3][REPS];
-	int rep, m;
+		"switch: task-clock (perf_event)", "switch: TSC + 2 PMCs (perfctr)",
+		"switch: instructions + cycles (perf_event)" };
+	double s[NR_CNT][REPS];
+	int rep, m, nmodes = have_pmcs ? NR_CNT : CNT_PERF + 1;
 
 	/* Interleave the modes so that drift hits them alike. */
 	for (rep = 0; rep < REPS; rep++)
-		for (m = 0; m < 3; m++)
+		for (m = 0; m < nmodes; m++)
 			s[m][rep] = pingpong(m, 2000);
 	add_row("context switch", none_name, "us/switch", NULL, s[0]);
-	for (m = 1; m < 3; m++)
+	for (m = 1; m < nmodes; m++)
 		add_row("context switch", names[m], "us/switch", none_name, s[m]);
 }
 
@@ -402,7 +509,10 @@ int main(int argc, char **argv)
 		perror("perfctr_info");
 		return 1;
 	}
+	have_pmcs = (info.cpu_features & PERFCTR_FEATURE_RDPMC) && info.cpu_type;
 	bench_reads();
+	if (have_pmcs)
+		bench_pmc_reads();
 	bench_start_stop();
 	bench_switch("switch: no counters");
 	bench_memory();
