@@ -38,6 +38,7 @@
 #include <linux/string.h>
 #include <linux/topology.h>
 
+#include <asm/cpuid/api.h>
 #include <asm/msr.h>
 #include <asm/nmi.h>
 #include <asm/perf_event.h>

@@ -183,14 +183,15 @@ TEST(pmc_loop_instruction_count_is_exact)
 	NEED_PMCS();
 	fd = open_inst(&s);
 	ASSERT_LE(0, fd);
-	base = min_count_loop(s, 1, 20);
+	/* (QEMU's POWER10 counts a 1-iteration loop one short: take 2.) */
+	base = min_count_loop(s, 2, 20);
 	EXPECT_LE(base, READ_OVERHEAD_MAX);
 	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 		d = min_count_loop(s, sizes[k], 20);
-		TH_LOG("loop %lu: %llu instructions (1-iteration loop %llu)", sizes[k],
+		TH_LOG("loop %lu: %llu instructions (2-iteration loop %llu)", sizes[k],
 		       (unsigned long long)d, (unsigned long long)base);
-		/* n - 1 more bdnz than the 1-iteration loop, to the instruction */
-		EXPECT_EQ(base + sizes[k] - 1, d);
+		/* n - 2 more bdnz than the 2-iteration loop, to the instruction */
+		EXPECT_EQ(base + sizes[k] - 2, d);
 	}
 	/* Long enough to be interrupted: the kernel's share stays small. */
 	big = count_loop(s, 0, 10000000);
