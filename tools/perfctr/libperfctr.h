@@ -25,7 +25,16 @@
  * The kernel writes the state while this thread is not running: plain
  * loads that the compiler may neither cache nor reorder are enough.
  */
+#if defined(__powerpc__) && !defined(__powerpc64__)
+/*
+ * ppc32 has no 64-bit atomic load (GCC would call libatomic): a volatile
+ * load, which may tear a __u64 in two, is enough since the read loops
+ * retry whenever the kernel updated the state meanwhile.
+ */
+#define PERFCTR_LOAD(x)		(*(const volatile __typeof__(x) *)&(x))
+#else
 #define PERFCTR_LOAD(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#endif
 
 static inline void perfctr_barrier(void)
 {
