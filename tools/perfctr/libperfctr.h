@@ -25,15 +25,26 @@
  * The kernel writes the state while this thread is not running: plain
  * loads that the compiler may neither cache nor reorder are enough.
  */
-#if defined(__powerpc__) && !defined(__powerpc64__)
+#if __GCC_ATOMIC_LLONG_LOCK_FREE == 2
+#define PERFCTR_LOAD(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#else
 /*
- * ppc32 has no 64-bit atomic load (GCC would call libatomic): a volatile
- * load, which may tear a __u64 in two, is enough since the read loops
+ * No 64-bit atomic load (ppc32; GCC would call libatomic): a __u64 is
+ * loaded in two halves.  A torn value is harmless, since the read loops
  * retry whenever the kernel updated the state meanwhile.
  */
-#define PERFCTR_LOAD(x)		(*(const volatile __typeof__(x) *)&(x))
-#else
-#define PERFCTR_LOAD(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define PERFCTR_LOAD(x)		((__typeof__(x))perfctr_load_words(&(x), sizeof(x)))
+
+static inline __u64 perfctr_load_words(const void *p, unsigned long size)
+{
+	const __u32 *w = p;
+	int hi = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? 0 : 1;
+
+	if (size == 4)
+		return __atomic_load_n(w, __ATOMIC_RELAXED);
+	return (__u64)__atomic_load_n(&w[hi], __ATOMIC_RELAXED) << 32 |
+	       __atomic_load_n(&w[!hi], __ATOMIC_RELAXED);
+}
 #endif
 
 static inline void perfctr_barrier(void)
