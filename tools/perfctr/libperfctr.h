@@ -38,7 +38,11 @@
 static inline __u64 perfctr_load_words(const void *p, unsigned long size)
 {
 	const __u32 *w = p;
-	int hi = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? 0 : 1;
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	const int hi = 0;
+#else
+	const int hi = 1;
+#endif
 
 	if (size == 4)
 		return __atomic_load_n(w, __ATOMIC_RELAXED);
