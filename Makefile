@@ -8,7 +8,8 @@
 SHELL := /bin/bash
 X86_CPUS ?= max Skylake-Client EPYC core2duo phenom
 PPC64_CPUS ?= POWER9 POWER10 POWER8
-export X86_CPUS PPC64_CPUS
+PPC32_CPUS ?= G4 750 7450 604
+export X86_CPUS PPC64_CPUS PPC32_CPUS
 
 .PHONY: all setup patches check-patches apply quilt kernel check demo bench style clean
 
@@ -33,6 +34,7 @@ quilt: setup
 kernel: apply
 	@bash scripts/build-kernel.sh x86_64
 	@bash scripts/build-kernel.sh ppc64
+	@bash scripts/build-kernel.sh ppc32
 
 check: kernel
 	@bash scripts/check.sh

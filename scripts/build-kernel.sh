@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Build the patched kernel for ARCH (x86_64, ppc64) out of tree,
+# Build the patched kernel for ARCH (x86_64, ppc64, ppc32) out of tree,
 # incrementally: tinyconfig + scripts/config/ARCH.config + the debug and
 # test fragments, each option checked to have survived olddefconfig.
 set -euo pipefail
@@ -12,6 +12,7 @@ variant=${2:-}	# "": test kernel; "base": unpatched; "bench", "bench-base":
 case $arch in
 x86_64) karch=x86; image=arch/x86/boot/bzImage; cross= ;;
 ppc64) karch=powerpc; image=vmlinux; cross=powerpc64le-linux-gnu- ;;
+ppc32) karch=powerpc; image=vmlinux; cross=powerpc-linux-gnu- ;;
 *) die "unknown arch $arch" ;;
 esac
 kmake() { make -C "$src" O="$out" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} "$@"; }
@@ -19,6 +20,8 @@ kmake() { make -C "$src" O="$out" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} "$@
 cfg=$TOP/scripts/config
 case $arch/$variant in
 ppc64/)	src=$CACHE/src; out=$CACHE/build/$arch
+	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config" "$cfg/$arch-perfctr.config") ;;
+ppc32/)	src=$CACHE/src; out=$CACHE/build/$arch
 	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config" "$cfg/$arch-perfctr.config") ;;
 */)	src=$CACHE/src; out=$CACHE/build/$arch
 	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config"

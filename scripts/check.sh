@@ -15,6 +15,9 @@ done
 for cpu in ${PPC64_CPUS-POWER9}; do
 	bash "$TOP/scripts/run-tests.sh" ppc64 "$cpu" kselftest || status=1
 done
+for cpu in ${PPC32_CPUS-G4}; do
+	bash "$TOP/scripts/run-tests.sh" ppc32 "$cpu" kselftest || status=1
+done
 echo
 echo "Summary:"
 awk '{ printf "  %s %s: %d passed, %d failed\n", $1, $2, $3, $4; p += $3; f += $4 }

@@ -5,7 +5,7 @@
 # busybox on x86_64, with scripts/guest-init.c elsewhere), boot the kernel
 # under QEMU TCG and report.
 #
-#   run-tests.sh ARCH CPU MODE    ARCH: x86_64 | ppc64
+#   run-tests.sh ARCH CPU MODE    ARCH: x86_64 | ppc64 | ppc32
 #                                 MODE: kselftest | demo | bench | bench-base
 #
 # Prints every result line, then one line per group:
@@ -24,6 +24,7 @@ work=$CACHE/run/$arch-$cpu-$mode
 case $arch in
 x86_64) karch=x86 cc=gcc ;;
 ppc64) karch=powerpc cc=powerpc64le-linux-gnu-gcc ;;
+ppc32) karch=powerpc cc=powerpc-linux-gnu-gcc ;;
 *) die "unknown arch $arch" ;;
 esac
 rm -rf "$work"; mkdir -p "$work/root"/{bin,sbin,proc,sys,dev,tmp,tests}
@@ -39,6 +40,7 @@ build_tests() {	# out-dir cc
 }
 build_tests "$CACHE/tests/$arch" "$cc"
 cp "$CACHE/tests/$arch"/perfctr_{test,pmc_test,demo,bench} "$work/root/tests/"
+[[ $arch == ppc32 ]] && cp "$CACHE/tests/$arch/perfctr_ppc32_test" "$work/root/tests/"
 if [[ $arch == x86_64 ]]; then
 	build_tests "$CACHE/tests/$arch-ia32" i686-linux-gnu-gcc
 	cp "$CACHE/tests/$arch-ia32/perfctr_test" "$work/root/tests/perfctr_test_ia32"
@@ -71,7 +73,7 @@ if [[ $mode == kselftest && $cpu == "${ABI_CHECK_CPU:-$abi_cpu}" ]]; then
 	[[ -n ${RESULTS:-} ]] && echo "$arch abi-layout $ap $af" >> "$RESULTS"
 fi
 
-if [[ $arch == ppc64 ]]; then
+if [[ $arch == ppc64 || $arch == ppc32 ]]; then
 	$cc -static -O2 -Wall -o "$work/root/init" "$TOP/scripts/guest-init.c" ||
 		die "guest-init does not build"
 	{
@@ -80,7 +82,8 @@ if [[ $arch == ppc64 ]]; then
 		demo) echo "raw-demo ./perfctr_demo" ;;
 		bench) echo "raw-bench ./perfctr_bench" ;;
 		bench-*) echo "raw-bench ./perfctr_bench --switch-only" ;;
-		*) echo "T64 ./perfctr_test"; echo "T64 ./perfctr_pmc_test" ;;
+		*) echo "T64 ./perfctr_test"; echo "T64 ./perfctr_pmc_test"
+		   if [[ $arch == ppc32 ]]; then echo "T64 ./perfctr_ppc32_test"; fi ;;
 		esac
 	} > "$work/root/tests/run"
 else
@@ -114,6 +117,8 @@ x86_64) qemu=(qemu-system-x86_64 -accel tcg -cpu "$cpu" -smp 2,maxcpus=40 -m 102
 	      -kernel "$kout/arch/x86/boot/bzImage" -append "console=ttyS0 panic=-1") ;;
 ppc64) qemu=(qemu-system-ppc64 -M pseries -accel tcg -cpu "$cpu" -smp 2 -m 1024
 	     -kernel "$kout/vmlinux" -append "console=hvc0 panic=-1") ;;
+ppc32) qemu=(qemu-system-ppc -M mac99 -accel tcg -cpu "$cpu" -smp 1 -m 512
+	     -kernel "$kout/vmlinux" -append "console=ttyPZ0 panic=-1") ;;
 esac
 log "booting $arch/$cpu ($mode)"
 timeout "${PERFCTR_BOOT_TIMEOUT:-900}" "${qemu[@]}" -nographic -no-reboot \
@@ -179,6 +184,13 @@ else
 	POWER8) expect='cpu type 6 (POWER8)' ;;
 	POWER9) expect='cpu type 7 (POWER9)' ;;
 	POWER10) expect='cpu type 8 (POWER10)' ;;
+	# ppc32 (mac99): QEMU's PMU registers hold what is written, so the
+	# model is used (they do not count: see perfctr_ppc32_test.c).
+	604) expect='cpu type 1 (PowerPC 604)' ;;
+	604e|604r) expect='cpu type 2 (PowerPC 604e)' ;;
+	740|750*) expect='cpu type 3 (PowerPC 750)' ;;
+	G4|7400|7410) expect='cpu type 4 (PowerPC 7400)' ;;
+	74[45][0-9]*) expect='cpu type 5 (PowerPC 7450)' ;;
 	esac
 fi
 if [[ $n -eq 1 ]] && grep -q "^perfctr: driver .*, $expect" "$console"; then

@@ -25,7 +25,31 @@
  * The kernel writes the state while this thread is not running: plain
  * loads that the compiler may neither cache nor reorder are enough.
  */
+#if __GCC_ATOMIC_LLONG_LOCK_FREE == 2
 #define PERFCTR_LOAD(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#else
+/*
+ * No 64-bit atomic load (ppc32; GCC would call libatomic): a __u64 is
+ * loaded in two halves.  A torn value is harmless, since the read loops
+ * retry whenever the kernel updated the state meanwhile.
+ */
+#define PERFCTR_LOAD(x)		((__typeof__(x))perfctr_load_words(&(x), sizeof(x)))
+
+static inline __u64 perfctr_load_words(const void *p, unsigned long size)
+{
+	const __u32 *w = p;
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	const int hi = 0;
+#else
+	const int hi = 1;
+#endif
+
+	if (size == 4)
+		return __atomic_load_n(w, __ATOMIC_RELAXED);
+	return (__u64)__atomic_load_n(&w[hi], __ATOMIC_RELAXED) << 32 |
+	       __atomic_load_n(&w[!hi], __ATOMIC_RELAXED);
+}
+#endif
 
 static inline void perfctr_barrier(void)
 {

@@ -34,14 +34,41 @@
 static unsigned int expected_cpu_type(void)
 {
 #ifdef __powerpc__
+	static const struct {
+		const char *cpu;
+		unsigned int type;
+	} models[] = {
+		{ "POWER8", PERFCTR_PPC64_POWER8 },
+		{ "POWER9", PERFCTR_PPC64_POWER9 },
+		{ "POWER10", PERFCTR_PPC64_POWER10 },
+		/* ppc32, QEMU mac99: the PMU registers hold values */
+		{ "604", PERFCTR_PPC_604 },
+		{ "604e", PERFCTR_PPC_604e },
+		{ "604r", PERFCTR_PPC_604e },
+		{ "740", PERFCTR_PPC_750 },
+		{ "750", PERFCTR_PPC_750 },
+		{ "750cx", PERFCTR_PPC_750 },
+		{ "750fx", PERFCTR_PPC_750 },
+		{ "750gx", PERFCTR_PPC_750 },
+		{ "G4", PERFCTR_PPC_7400 },
+		{ "7400", PERFCTR_PPC_7400 },
+		{ "7410", PERFCTR_PPC_7400 },
+		{ "7441", PERFCTR_PPC_7450 },
+		{ "7445", PERFCTR_PPC_7450 },
+		{ "7447", PERFCTR_PPC_7450 },
+		{ "7447a", PERFCTR_PPC_7450 },
+		{ "7448", PERFCTR_PPC_7450 },
+		{ "7450", PERFCTR_PPC_7450 },
+		{ "7451", PERFCTR_PPC_7450 },
+		{ "7455", PERFCTR_PPC_7450 },
+		{ "7457", PERFCTR_PPC_7450 },
+	};
 	const char *cpu = getenv("PERFCTR_QEMU_CPU");
+	unsigned int i;
 
-	if (cpu && !strcmp(cpu, "POWER8"))
-		return PERFCTR_PPC64_POWER8;
-	if (cpu && !strcmp(cpu, "POWER9"))
-		return PERFCTR_PPC64_POWER9;
-	if (cpu && !strcmp(cpu, "POWER10"))
-		return PERFCTR_PPC64_POWER10;
+	for (i = 0; cpu && i < sizeof(models) / sizeof(models[0]); i++)
+		if (!strcmp(cpu, models[i].cpu))
+			return models[i].type;
 	return PERFCTR_PPC_GENERIC;
 #else
 	return PERFCTR_X86_GENERIC;
@@ -51,6 +78,28 @@ static unsigned int expected_cpu_type(void)
 static int model_has_pmcs(void)
 {
 	return expected_cpu_type() != 0;
+}
+
+/* Problem state reads the PMCs: not on the generic model, 604 or 604e. */
+static int model_has_rdpmc(void)
+{
+#ifdef __powerpc__
+	unsigned int type = expected_cpu_type();
+
+	return model_has_pmcs() && type != PERFCTR_PPC_604 && type != PERFCTR_PPC_604e;
+#else
+	return model_has_pmcs();
+#endif
+}
+
+/* Overflow interrupts: the POWER models only (none on ppc32). */
+static int model_has_pcint(void)
+{
+#ifdef __powerpc__
+	return expected_cpu_type() >= PERFCTR_PPC64_POWER8;
+#else
+	return model_has_pmcs();
+#endif
 }
 
 static unsigned long long now_ns(void)
@@ -135,8 +184,8 @@ TEST(info_versions_and_features)
 	 */
 	EXPECT_EQ(expected_cpu_type(), info.cpu_type);
 	EXPECT_TRUE(info.cpu_features & PERFCTR_FEATURE_RDTSC);
-	EXPECT_EQ(model_has_pmcs(), !!(info.cpu_features & PERFCTR_FEATURE_RDPMC));
-	EXPECT_EQ(model_has_pmcs(), !!(info.cpu_features & PERFCTR_FEATURE_PCINT));
+	EXPECT_EQ(model_has_rdpmc(), !!(info.cpu_features & PERFCTR_FEATURE_RDPMC));
+	EXPECT_EQ(model_has_pcint(), !!(info.cpu_features & PERFCTR_FEATURE_PCINT));
 	EXPECT_GT(info.cpu_khz, 0);
 	EXPECT_GE(info.tsc_to_cpu_mult, 1);
 	EXPECT_EQ(0, info._reserved[0] | info._reserved[1] | info._reserved[2]);
@@ -920,9 +969,15 @@ TEST_F(bad_control, refused_and_nothing_changes)
 	case F_ESCR:		/* sampling is not supported */
 		c.cpu_control.ppc.mmcra = 1;
 		break;
+#ifdef __powerpc64__
 	case F_PEBS:		/* MMCR0's FC is the kernel's */
 		c.cpu_control.ppc.mmcr0 = 0x80000000;
 		break;
+#else
+	case F_PEBS:		/* ppc32: PMXE needs overflow interrupts */
+		c.cpu_control.ppc.mmcr0 = 0x04000000;
+		break;
+#endif
 #else
 	case F_ESCR:		/* P4 only */
 		c.cpu_control.p4.escr[0] = 1;
@@ -960,9 +1015,9 @@ TEST(bad_read_and_iresume)
 	EXPECT_EQ(-1, vperfctr_read(fd, NULL, (void *)1));
 	EXPECT_EQ(EFAULT, errno);
 	EXPECT_EQ(0, vperfctr_read(fd, NULL, NULL));
-	/* No overflow interrupts on the generic model; else no i-mode counters. */
+	/* No overflow interrupts (generic, ppc32); else no i-mode counters. */
 	EXPECT_EQ(-1, vperfctr_iresume(fd));
-	EXPECT_EQ(model_has_pmcs() ? EINVAL : EOPNOTSUPP, errno);
+	EXPECT_EQ(model_has_pcint() ? EINVAL : EOPNOTSUPP, errno);
 	vperfctr_unlink(fd);
 	close(fd);
 }
