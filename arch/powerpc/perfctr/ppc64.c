@@ -38,30 +38,51 @@
 #define PPC64_MMCR0_USER	(MMCR0_FCS | MMCR0_FCP | MMCR0_FCM1 | MMCR0_FCM0 | \
 				 MMCR0_FC56 | MMCR0_FCWAIT)
 
+/* MMCR0[PMCjCE]: the overflow condition of PMC2-6. */
+#define PPC64_MMCR0_PMCXCE	0x00004000UL
+
 /* MMCR0 while nothing of perfctr's counts on this CPU. */
 static u64 ppc64_mmcr0_frozen __ro_after_init = MMCR0_FC;
 
 static u32 ppc64_read_pmc(unsigned int pmc)
 {
 	switch (pmc) {
-	case 0: return mfspr(SPRN_PMC1);
-	case 1: return mfspr(SPRN_PMC2);
-	case 2: return mfspr(SPRN_PMC3);
-	case 3: return mfspr(SPRN_PMC4);
-	case 4: return mfspr(SPRN_PMC5);
-	default: return mfspr(SPRN_PMC6);
+	case 0:
+		return mfspr(SPRN_PMC1);
+	case 1:
+		return mfspr(SPRN_PMC2);
+	case 2:
+		return mfspr(SPRN_PMC3);
+	case 3:
+		return mfspr(SPRN_PMC4);
+	case 4:
+		return mfspr(SPRN_PMC5);
+	default:
+		return mfspr(SPRN_PMC6);
 	}
 }
 
 static void ppc64_write_pmc(unsigned int pmc, u32 val)
 {
 	switch (pmc) {
-	case 0: mtspr(SPRN_PMC1, val); break;
-	case 1: mtspr(SPRN_PMC2, val); break;
-	case 2: mtspr(SPRN_PMC3, val); break;
-	case 3: mtspr(SPRN_PMC4, val); break;
-	case 4: mtspr(SPRN_PMC5, val); break;
-	default: mtspr(SPRN_PMC6, val); break;
+	case 0:
+		mtspr(SPRN_PMC1, val);
+		break;
+	case 1:
+		mtspr(SPRN_PMC2, val);
+		break;
+	case 2:
+		mtspr(SPRN_PMC3, val);
+		break;
+	case 3:
+		mtspr(SPRN_PMC4, val);
+		break;
+	case 4:
+		mtspr(SPRN_PMC5, val);
+		break;
+	default:
+		mtspr(SPRN_PMC6, val);
+		break;
 	}
 }
 
@@ -125,7 +146,7 @@ static void ppc64_load_control(const struct perfctr_cpu_state *state,
 			mmcr1 |= (u64)cc->evntsel[i] << (24 - 8 * pmc);
 		if (i >= cc->nractrs)
 			mmcr0 |= MMCR0_PMXE | MMCR0_FCECE |
-				 (pmc == 0 ? MMCR0_PMC1CE : MMCR0_PMCjCE);
+				 (pmc == 0 ? MMCR0_PMC1CE : PPC64_MMCR0_PMCXCE);
 	}
 	ppc_enable_pmcs();
 	mtspr(SPRN_MMCR1, mmcr1);

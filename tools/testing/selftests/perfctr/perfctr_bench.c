@@ -153,15 +153,21 @@ static unsigned long long sink;
  * Instructions per operation, counted by the PMU: perfctr's counter 0 of
  * @map, or a perf_event instructions counter @pfd (-1: perfctr's).
  */
+static unsigned long long insn_now(const struct vperfctr_state *map, int pfd)
+{
+	return pfd >= 0 ? perf_read(pfd) : vperfctr_read_pmc_seq(map, 0);
+}
+
 #define INSN_LOOP(samples, k, map, pfd, body) do {			\
-	int rep_, i_, k_ = (k);						\
+	const struct vperfctr_state *m_ = (map);			\
+	int rep_, i_, k_ = (k), p_ = (pfd);				\
 	for (rep_ = 0; rep_ < REPS; rep_++) {				\
 		unsigned long long c0_, c1_;				\
-		c0_ = (pfd) >= 0 ? perf_read(pfd) : vperfctr_read_pmc_seq(map, 0); \
+		c0_ = insn_now(m_, p_);					\
 		for (i_ = 0; i_ < k_; i_++) {				\
 			body;						\
 		}							\
-		c1_ = (pfd) >= 0 ? perf_read(pfd) : vperfctr_read_pmc_seq(map, 0); \
+		c1_ = insn_now(m_, p_);					\
 		(samples)[rep_] = (double)(c1_ - c0_) / k_;		\
 	}								\
 } while (0)
@@ -311,24 +317,26 @@ static void *pp_thread(void *arg)
 {
 	struct pp *p = arg;
 	cpu_set_t set;
-	int i, fd = -1;
+	int i, fd = -1, fd2 = -1;
 	char c;
-
 
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
 	sched_setaffinity(0, sizeof(set), &set);
-	int fd2 = -1;
-
-	if (p->mode == CNT_TSC)
+	switch (p->mode) {
+	case CNT_TSC:
 		fd = tsc_state();
-	else if (p->mode == CNT_TSC_PMC)
+		break;
+	case CNT_TSC_PMC:
 		fd = pmc_state(2);
-	else if (p->mode == CNT_PERF)
+		break;
+	case CNT_PERF:
 		fd = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0);
-	else if (p->mode == CNT_PERF_HW) {
+		break;
+	case CNT_PERF_HW:
 		fd = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0);
 		fd2 = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0);
+		break;
 	}
 	for (i = 0; i < p->rounds; i++)
 		if (read(p->rfd, &c, 1) != 1 || write(p->wfd, &c, 1) != 1)

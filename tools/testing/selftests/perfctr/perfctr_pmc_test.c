@@ -35,7 +35,7 @@
 #include "../../../perfctr/libperfctr.h"
 #include "../kselftest_harness.h"
 
-#ifdef __powerpc64__
+#ifdef _ARCH_PPC64
 
 /* MMCR0 freeze conditions a control may set. */
 #define MMCR0_FCS	0x40000000U	/* not in the kernel: user only */
@@ -74,11 +74,6 @@ static int have_pmcs(void)
 	       (info.cpu_features & PERFCTR_FEATURE_RDPMC) && info.cpu_type != 0;
 }
 
-#define NEED_PMCS() do {						\
-	if (!have_pmcs())						\
-		SKIP(return, "no PMC model on this CPU");		\
-} while (0)
-
 static int gettid_(void)
 {
 	return syscall(SYS_gettid);
@@ -110,7 +105,8 @@ static int open_inst(const struct vperfctr_state **s)
 	if (fd < 0)
 		return -1;
 	amode(&c, MMCR0_FCS, 1, map, NULL);
-	if (vperfctr_control(fd, &c) || !(*s = vperfctr_map(fd))) {
+	*s = vperfctr_control(fd, &c) ? NULL : vperfctr_map(fd);
+	if (!*s) {
 		vperfctr_unlink(fd);
 		close(fd);
 		return -1;
@@ -180,13 +176,14 @@ TEST(pmc_loop_instruction_count_is_exact)
 	unsigned int k;
 	int fd;
 
-	NEED_PMCS();
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
 	fd = open_inst(&s);
 	ASSERT_LE(0, fd);
 	/* (QEMU's POWER10 counts a 1-iteration loop one short: take 2.) */
 	base = min_count_loop(s, 2, 20);
 	EXPECT_LE(base, READ_OVERHEAD_MAX);
-	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(sizes); k++) {
 		d = min_count_loop(s, sizes[k], 20);
 		TH_LOG("loop %lu: %llu instructions (2-iteration loop %llu)", sizes[k],
 		       (unsigned long long)d, (unsigned long long)base);
@@ -208,7 +205,8 @@ TEST(pmc1_event_selector_counts_like_pmc5)
 	__u64 a0, a1, b0, b1;
 	int fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
 
-	NEED_PMCS();
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
 	ASSERT_LE(0, fd);
 	amode(&c, MMCR0_FCS, 2, map, sel);
 	ASSERT_EQ(0, vperfctr_control(fd, &c));
@@ -234,7 +232,8 @@ TEST(pmc6_counts_cycles)
 	__u64 small, big;
 	int fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
 
-	NEED_PMCS();
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
 	ASSERT_LE(0, fd);
 	amode(&c, MMCR0_FCS, 1, map, NULL);
 	ASSERT_EQ(0, vperfctr_control(fd, &c));
@@ -283,7 +282,8 @@ TEST(pmc_mmcr0_seen_from_user_space)
 	unsigned long running, imode, stopped;
 	int fd;
 
-	NEED_PMCS();
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
 	fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
 	ASSERT_LE(0, fd);
 	amode(&c, MMCR0_FCS, 1, map, NULL);
@@ -311,7 +311,8 @@ TEST(pmc_fast_read_agrees_with_syscall)
 	__u64 fast, slow, fast2;
 	int fd, k;
 
-	NEED_PMCS();
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
 	fd = open_inst(&s);
 	ASSERT_LE(0, fd);
 	for (k = 1; k <= 20; k++) {
@@ -334,7 +335,8 @@ TEST(pmc_sleeping_thread_counts_nothing)
 	__u64 a, b;
 	int fd;
 
-	NEED_PMCS();
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
 	fd = open_inst(&s);
 	ASSERT_LE(0, fd);
 	a = vperfctr_read_pmc_seq(s, 0);
@@ -369,7 +371,8 @@ TEST(pmc_blocked_thread_does_not_count_the_other)
 	char c;
 	int fd;
 
-	NEED_PMCS();
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
 	ASSERT_EQ(0, pin_to_cpu(0));
 	ASSERT_EQ(0, pipe(leak_pipe));
 	fd = open_inst(&s);
@@ -404,7 +407,8 @@ static void *work(void *arg)
 	__u64 a, b;
 	int fd;
 
-	if (pin_to_cpu(0) || (fd = open_inst(&s)) < 0) {
+	fd = pin_to_cpu(0) ? -1 : open_inst(&s);
+	if (fd < 0) {
 		w->err = errno ?: -1;
 		return NULL;
 	}
@@ -464,7 +468,8 @@ TEST(pmc_two_threads_on_one_cpu_count_their_own)
 {
 	int tries;
 
-	NEED_PMCS();
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
 	for (tries = 1; tries <= 3; tries++)
 		if (two_threads_once(_metadata, tries == 3))
 			break;
@@ -476,7 +481,8 @@ TEST(pmc_counts_survive_migration)
 	__u64 a, b;
 	int fd, k, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
-	NEED_PMCS();
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
 	if (ncpu < 2)
 		SKIP(return, "one CPU: nothing to migrate to");
 	fd = open_inst(&s);
@@ -501,7 +507,8 @@ TEST(pmc_preserve_keeps_the_sum)
 	__u64 before, kept;
 	int fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
 
-	NEED_PMCS();
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
 	ASSERT_LE(0, fd);
 	amode(&c, MMCR0_FCS, 1, map, NULL);
 	ASSERT_EQ(0, vperfctr_control(fd, &c));
@@ -529,7 +536,8 @@ TEST(pmc_tracer_reads_a_stopped_tracee)
 	int fd, status;
 	pid_t pid;
 
-	NEED_PMCS();
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
@@ -560,24 +568,30 @@ TEST(pmc_tracer_reads_a_stopped_tracee)
 
 /* -------------------------------------------------------------- i-mode */
 
-static volatile int ovf_signals, ovf_bad_code, ovf_fd = -1, ovf_resume;
-static volatile unsigned int ovf_mask;
+/* Shared with the signal handler: accessed with atomics only. */
+static int ovf_signals, ovf_bad_code, ovf_fd = -1, ovf_resume;
+static unsigned int ovf_mask;
 static __u64 ovf_sums[64];
 
-static void on_ovf(int sig __attribute__((unused)), siginfo_t *si,
-		   void *uc __attribute__((unused)))
+#define LOAD(x)		__atomic_load_n(&(x), __ATOMIC_SEQ_CST)
+#define STORE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_SEQ_CST)
+
+static void on_ovf(int sig, siginfo_t *si, void *uc)
 {
 	struct perfctr_sum_ctrs sum;
+	int n = LOAD(ovf_signals);
 
+	(void)sig;
+	(void)uc;
 	if (si->si_code != SI_PMC_OVF)
-		ovf_bad_code++;
-	ovf_mask |= si->si_pmc_ovf_mask;
+		__atomic_fetch_add(&ovf_bad_code, 1, __ATOMIC_SEQ_CST);
+	__atomic_fetch_or(&ovf_mask, si->si_pmc_ovf_mask, __ATOMIC_SEQ_CST);
 	/* Stopped since the overflow: the sum is whole periods. */
-	if (ovf_signals < 64 && !vperfctr_read(ovf_fd, &sum, NULL))
-		ovf_sums[ovf_signals] = sum.pmc[0];
-	ovf_signals++;
-	if (ovf_resume && vperfctr_iresume(ovf_fd))
-		ovf_bad_code++;
+	if (n < 64 && !vperfctr_read(LOAD(ovf_fd), &sum, NULL))
+		ovf_sums[n] = sum.pmc[0];
+	STORE(ovf_signals, n + 1);
+	if (LOAD(ovf_resume) && vperfctr_iresume(LOAD(ovf_fd)))
+		__atomic_fetch_add(&ovf_bad_code, 1, __ATOMIC_SEQ_CST);
 }
 
 /* Counter 0..na-1 a-mode on PMC6, then one i-mode PMC5 counter of period p. */
@@ -590,9 +604,11 @@ static int open_imode(int na, unsigned int period, int resume)
 	if (fd < 0)
 		return -1;
 	sigaction(SIGIO, &sa, NULL);
-	ovf_signals = ovf_bad_code = ovf_mask = 0;
-	ovf_fd = fd;
-	ovf_resume = resume;
+	STORE(ovf_signals, 0);
+	STORE(ovf_bad_code, 0);
+	STORE(ovf_mask, 0);
+	STORE(ovf_fd, fd);
+	STORE(ovf_resume, resume);
 	memset(&c, 0, sizeof(c));
 	c.si_signo = SIGIO;
 	c.cpu_control.tsc_on = 1;
@@ -639,14 +655,15 @@ TEST(imode_overflow_signals_once_then_iresume_continues)
 	struct perfctr_sum_ctrs sum;
 	int fd, pmis = pmi_count();
 
-	NEED_PMCS();
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
 	fd = open_imode(0, 100000, 0);
 	ASSERT_LE(0, fd);
 	insn_loop(1000000);
 	/* Suspended after the overflow until iresume: one signal. */
-	EXPECT_EQ(1, ovf_signals);
-	EXPECT_EQ(0, ovf_bad_code);
-	EXPECT_EQ(1, ovf_mask);
+	EXPECT_EQ(1, LOAD(ovf_signals));
+	EXPECT_EQ(0, LOAD(ovf_bad_code));
+	EXPECT_EQ(1, LOAD(ovf_mask));
 	ASSERT_EQ(0, vperfctr_read(fd, &sum, NULL));
 	/* FCECE froze the counter at the overflow: its period, to a few. */
 	TH_LOG("counted %llu at the overflow (period 100000)", (unsigned long long)sum.pmc[0]);
@@ -658,7 +675,7 @@ TEST(imode_overflow_signals_once_then_iresume_continues)
 	EXPECT_EQ(-1, vperfctr_iresume(fd));	/* nothing to resume now */
 	EXPECT_EQ(EINVAL, errno);
 	insn_loop(1000000);
-	EXPECT_EQ(2, ovf_signals);
+	EXPECT_EQ(2, LOAD(ovf_signals));
 	ASSERT_EQ(0, vperfctr_read(fd, &sum, NULL));
 	EXPECT_LE(200000, sum.pmc[0]);
 	EXPECT_GT(200000 + 3000, sum.pmc[0]);
@@ -672,15 +689,16 @@ TEST(imode_iresume_from_the_handler_gives_one_signal_per_period)
 	struct perfctr_sum_ctrs sum;
 	int fd, signals;
 
-	NEED_PMCS();
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
 	fd = open_imode(0, 100000, 1);
 	ASSERT_LE(0, fd);
 	insn_loop(1000000);
 	ASSERT_EQ(0, vperfctr_read(fd, &sum, NULL));
-	signals = ovf_signals;
+	signals = LOAD(ovf_signals);
 	ASSERT_EQ(0, vperfctr_unlink(fd));
 	TH_LOG("%d signals, %llu instructions", signals, (unsigned long long)sum.pmc[0]);
-	EXPECT_EQ(0, ovf_bad_code);
+	EXPECT_EQ(0, LOAD(ovf_bad_code));
 	EXPECT_LE(10, signals);
 	/* Signal k came when the count reached k periods, exactly. */
 	for (int k = 0; k < signals && k < 64; k++) {
@@ -699,12 +717,13 @@ TEST(imode_mask_names_the_counter_after_the_amode_ones)
 	struct perfctr_sum_ctrs sum;
 	int fd;
 
-	NEED_PMCS();
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
 	fd = open_imode(1, 50000, 0);
 	ASSERT_LE(0, fd);
 	insn_loop(200000);
-	EXPECT_EQ(1, ovf_signals);
-	EXPECT_EQ(2, ovf_mask);		/* counter 1: the i-mode one */
+	EXPECT_EQ(1, LOAD(ovf_signals));
+	EXPECT_EQ(2, LOAD(ovf_mask));		/* counter 1: the i-mode one */
 	ASSERT_EQ(0, vperfctr_read(fd, &sum, NULL));
 	EXPECT_LT(0, sum.pmc[0]);	/* the a-mode cycles counter ran */
 	EXPECT_LE(50000, sum.pmc[1]);
@@ -732,7 +751,8 @@ TEST(perf_and_perfctr_exclude_each_other)
 	struct vperfctr_control c, tsc;
 	int fd, pfd;
 
-	NEED_PMCS();
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
 	fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
 	ASSERT_LE(0, fd);
 	/* The TSC alone does not hold the PMU. */
@@ -765,7 +785,8 @@ TEST(unlink_releases_the_pmu)
 	struct vperfctr_control c;
 	int fd, pfd;
 
-	NEED_PMCS();
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
 	fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
 	ASSERT_LE(0, fd);
 	amode(&c, MMCR0_FCS, 1, map, NULL);
@@ -842,29 +863,62 @@ TEST_F(ppc_bad_control, refused_and_nothing_changes)
 	int i;
 
 	switch (variant->what) {
-	case B_FC: cc->ppc.mmcr0 |= 0x80000000U; break;
-	case B_PMAE: cc->ppc.mmcr0 |= MMCR0_PMAE; break;
-	case B_PMCC: cc->ppc.mmcr0 |= MMCR0_PMCC; break;
-	case B_TRIGGER: cc->ppc.mmcr0 |= MMCR0_TRIGGER; break;
-	case B_SEL_PMC5: cc->evntsel[0] = EV_INST_CMPL; break;
-	case B_SEL_WIDE: cc->pmc_map[0] = PMC1; cc->evntsel[0] = 0x102; break;
-	case B_DUP_MAP: cc->nractrs = 2; cc->pmc_map[1] = PMC5; break;
-	case B_MAP_RANGE: cc->pmc_map[0] = 6; break;
+	case B_FC:
+		cc->ppc.mmcr0 |= 0x80000000U;
+		break;
+	case B_PMAE:
+		cc->ppc.mmcr0 |= MMCR0_PMAE;
+		break;
+	case B_PMCC:
+		cc->ppc.mmcr0 |= MMCR0_PMCC;
+		break;
+	case B_TRIGGER:
+		cc->ppc.mmcr0 |= MMCR0_TRIGGER;
+		break;
+	case B_SEL_PMC5:
+		cc->evntsel[0] = EV_INST_CMPL;
+		break;
+	case B_SEL_WIDE:
+		cc->pmc_map[0] = PMC1;
+		cc->evntsel[0] = 0x102;
+		break;
+	case B_DUP_MAP:
+		cc->nractrs = 2;
+		cc->pmc_map[1] = PMC5;
+		break;
+	case B_MAP_RANGE:
+		cc->pmc_map[0] = 6;
+		break;
 	case B_NEG_IRESET:
-		cc->nractrs = 0; cc->nrictrs = 1; cc->ireset[0] = -1;
+		cc->nractrs = 0;
+		cc->nrictrs = 1;
+		cc->ireset[0] = -1;
 		c.si_signo = SIGIO;
 		break;
-	case B_AMODE_IRESET: cc->ireset[0] = 5; break;
-	case B_MMCR2: cc->ppc.mmcr2 = 1; break;
-	case B_MMCR1_SEL: cc->ppc.mmcr1 = 0x02; break;
+	case B_AMODE_IRESET:
+		cc->ireset[0] = 5;
+		break;
+	case B_MMCR2:
+		cc->ppc.mmcr2 = 1;
+		break;
+	case B_MMCR1_SEL:
+		cc->ppc.mmcr1 = 0x02;
+		break;
 	case B_TOO_MANY:
 		cc->nractrs = 7;
 		for (i = 0; i < 7; i++)
 			cc->pmc_map[i] = i;
 		break;
-	case B_UNUSED_MAP: cc->pmc_map[3] = 2; break;
-	case B_RESERVED0: cc->_reserved0 = 1; break;
-	case B_NO_SIGNAL: cc->nractrs = 0; cc->nrictrs = 1; break;
+	case B_UNUSED_MAP:
+		cc->pmc_map[3] = 2;
+		break;
+	case B_RESERVED0:
+		cc->_reserved0 = 1;
+		break;
+	case B_NO_SIGNAL:
+		cc->nractrs = 0;
+		cc->nrictrs = 1;
+		break;
 	}
 	insn_loop(100000);
 	ASSERT_EQ(0, vperfctr_read(self->fd, &s1, NULL));
@@ -882,7 +936,7 @@ int main(int argc, char **argv)
 	return test_harness_run(argc, argv);
 }
 
-#else /* !__powerpc64__ */
+#else /* !_ARCH_PPC64 */
 
 /* No PMC that counts where this is built: nothing to test. */
 int main(void)

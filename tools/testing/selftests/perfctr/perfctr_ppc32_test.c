@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#if defined(__powerpc__) && !defined(__powerpc64__)
+#if defined(_ARCH_PPC) && !defined(_ARCH_PPC64)
 
 #include "../../../perfctr/libperfctr.h"
 #include "../kselftest_harness.h"
@@ -96,17 +96,6 @@ static int has_rdpmc(void)
 {
 	return model() && (info.cpu_features & PERFCTR_FEATURE_RDPMC);
 }
-
-#define NEED_MODEL() do {						\
-	if (!model())							\
-		SKIP(return, "no ppc32 PMC model on this CPU");		\
-} while (0)
-
-#define NEED_RDPMC() do {						\
-	NEED_MODEL();							\
-	if (!has_rdpmc())						\
-		SKIP(return, "%s: no problem-state PMU registers", model_name()); \
-} while (0)
 
 static int pin_to_cpu0(void)
 {
@@ -220,18 +209,30 @@ enum {
 	C_MMCRA, C_IMODE, C_AMODE_IRESET, C_TIMEBASE_ONLY, C_NO_TSC,
 };
 
-#define SEL_VARIANTS(n, acc)						\
-FIXTURE_VARIANT_ADD(ppc32_control, pmc##n##_widest_selector) {		\
-	.what = C_SEL_MAX | ((n) - 1) << 8, .accept = acc };		\
-FIXTURE_VARIANT_ADD(ppc32_control, pmc##n##_selector_too_wide) {	\
-	.what = C_SEL_WIDE | ((n) - 1) << 8, .accept = A_NEVER }
-
-SEL_VARIANTS(1, A_ALWAYS);
-SEL_VARIANTS(2, A_ALWAYS);
-SEL_VARIANTS(3, A_4PMCS);
-SEL_VARIANTS(4, A_4PMCS);
-SEL_VARIANTS(5, A_6PMCS);
-SEL_VARIANTS(6, A_6PMCS);
+FIXTURE_VARIANT_ADD(ppc32_control, pmc1_widest_selector) {
+	.what = C_SEL_MAX | 0 << 8, .accept = A_ALWAYS };
+FIXTURE_VARIANT_ADD(ppc32_control, pmc1_selector_too_wide) {
+	.what = C_SEL_WIDE | 0 << 8, .accept = A_NEVER };
+FIXTURE_VARIANT_ADD(ppc32_control, pmc2_widest_selector) {
+	.what = C_SEL_MAX | 1 << 8, .accept = A_ALWAYS };
+FIXTURE_VARIANT_ADD(ppc32_control, pmc2_selector_too_wide) {
+	.what = C_SEL_WIDE | 1 << 8, .accept = A_NEVER };
+FIXTURE_VARIANT_ADD(ppc32_control, pmc3_widest_selector) {
+	.what = C_SEL_MAX | 2 << 8, .accept = A_4PMCS };
+FIXTURE_VARIANT_ADD(ppc32_control, pmc3_selector_too_wide) {
+	.what = C_SEL_WIDE | 2 << 8, .accept = A_NEVER };
+FIXTURE_VARIANT_ADD(ppc32_control, pmc4_widest_selector) {
+	.what = C_SEL_MAX | 3 << 8, .accept = A_4PMCS };
+FIXTURE_VARIANT_ADD(ppc32_control, pmc4_selector_too_wide) {
+	.what = C_SEL_WIDE | 3 << 8, .accept = A_NEVER };
+FIXTURE_VARIANT_ADD(ppc32_control, pmc5_widest_selector) {
+	.what = C_SEL_MAX | 4 << 8, .accept = A_6PMCS };
+FIXTURE_VARIANT_ADD(ppc32_control, pmc5_selector_too_wide) {
+	.what = C_SEL_WIDE | 4 << 8, .accept = A_NEVER };
+FIXTURE_VARIANT_ADD(ppc32_control, pmc6_widest_selector) {
+	.what = C_SEL_MAX | 5 << 8, .accept = A_6PMCS };
+FIXTURE_VARIANT_ADD(ppc32_control, pmc6_selector_too_wide) {
+	.what = C_SEL_WIDE | 5 << 8, .accept = A_NEVER };
 FIXTURE_VARIANT_ADD(ppc32_control, every_pmc) { .what = C_ALL_PMCS, .accept = A_ALWAYS };
 FIXTURE_VARIANT_ADD(ppc32_control, one_pmc_too_many) { .what = C_ONE_TOO_MANY, .accept = A_NEVER };
 FIXTURE_VARIANT_ADD(ppc32_control, two_counters_one_pmc) { .what = C_DUP_MAP, .accept = A_NEVER };
@@ -264,11 +265,21 @@ TEST_F(ppc32_control, accepted_or_refused_per_model)
 	int accept, ret;
 
 	switch (variant->accept) {
-	case A_ALWAYS: accept = 1; break;
-	case A_4PMCS: accept = nr >= 4; break;
-	case A_6PMCS: accept = nr == 6; break;
-	case A_74XX: accept = is_74xx(self->type); break;
-	default: accept = 0; break;
+	case A_ALWAYS:
+		accept = 1;
+		break;
+	case A_4PMCS:
+		accept = nr >= 4;
+		break;
+	case A_6PMCS:
+		accept = nr == 6;
+		break;
+	case A_74XX:
+		accept = is_74xx(self->type);
+		break;
+	default:
+		accept = 0;
+		break;
 	}
 	switch (variant->what & 0xff) {
 	case C_SEL_MAX:
@@ -291,29 +302,53 @@ TEST_F(ppc32_control, accepted_or_refused_per_model)
 		cc->nractrs = 2;
 		cc->pmc_map[1] = 0;
 		break;
-	case C_MMCR0_PMC1SEL: cc->ppc.mmcr0 = 0x00001000; break;
-	case C_MMCR0_PMC2SEL: cc->ppc.mmcr0 = 0x00000001; break;
-	case C_MMCR0_PMXE: cc->ppc.mmcr0 = MMCR0_PMXE; break;
-	case C_MMCR0_REST: cc->ppc.mmcr0 = ~(0x00001fffU | MMCR0_PMXE); break;
-	case C_MMCR0_QUIRK: cc->ppc.mmcr0 = MMCR0_FCECE | MMCR0_TRIGGER | MMCR0_PMC1CE; break;
-	case C_MMCR2_THRESHMULT: cc->ppc.mmcr2 = MMCR2_THRESHMULT; break;
-	case C_MMCR2_OTHER: cc->ppc.mmcr2 = 0x40000000; break;
-	case C_MMCR1: cc->ppc.mmcr1 = 0x01; break;
-	case C_MMCR1_HIGH: cc->ppc.mmcr1 = 1ULL << 32; break;
-	case C_MMCRA: cc->ppc.mmcra = 1; break;
+	case C_MMCR0_PMC1SEL:
+		cc->ppc.mmcr0 = 0x00001000;
+		break;
+	case C_MMCR0_PMC2SEL:
+		cc->ppc.mmcr0 = 0x00000001;
+		break;
+	case C_MMCR0_PMXE:
+		cc->ppc.mmcr0 = MMCR0_PMXE;
+		break;
+	case C_MMCR0_REST:
+		cc->ppc.mmcr0 = ~(0x00001fffU | MMCR0_PMXE);
+		break;
+	case C_MMCR0_QUIRK:
+		cc->ppc.mmcr0 = MMCR0_FCECE | MMCR0_TRIGGER | MMCR0_PMC1CE;
+		break;
+	case C_MMCR2_THRESHMULT:
+		cc->ppc.mmcr2 = MMCR2_THRESHMULT;
+		break;
+	case C_MMCR2_OTHER:
+		cc->ppc.mmcr2 = 0x40000000;
+		break;
+	case C_MMCR1:
+		cc->ppc.mmcr1 = 0x01;
+		break;
+	case C_MMCR1_HIGH:
+		cc->ppc.mmcr1 = 1ULL << 32;
+		break;
+	case C_MMCRA:
+		cc->ppc.mmcra = 1;
+		break;
 	case C_IMODE:
 		cc->nractrs = 0;
 		cc->nrictrs = 1;
 		cc->ireset[0] = 0x7fff0000;
 		c.si_signo = SIGIO;
 		break;
-	case C_AMODE_IRESET: cc->ireset[0] = 1; break;
+	case C_AMODE_IRESET:
+		cc->ireset[0] = 1;
+		break;
 	case C_TIMEBASE_ONLY:
 		cc->nractrs = 0;
 		cc->pmc_map[0] = 0;
 		cc->evntsel[0] = 0;
 		break;
-	case C_NO_TSC: cc->tsc_on = 0; break;
+	case C_NO_TSC:
+		cc->tsc_on = 0;
+		break;
 	}
 	ret = vperfctr_control(self->fd, &c);
 	ASSERT_EQ(0, vperfctr_read(self->fd, NULL, &back));
@@ -371,7 +406,10 @@ TEST(selectors_reach_mmcr0_mmcr1_mmcr2)
 	__u32 mmcr0, mmcr1;
 	int fd;
 
-	NEED_RDPMC();
+	if (!model())
+		SKIP(return, "no ppc32 PMC model on this CPU");
+	if (!has_rdpmc())
+		SKIP(return, "%s: no problem-state PMU registers", model_name());
 	control_a(&c, info.cpu_type, MMCR0_FCS | MMCR0_THRESH(5) | MMCR0_PMCNCE);
 	expected_mmcrs(&c, &mmcr0, &mmcr1);
 	fd = open_control(&c);
@@ -391,7 +429,10 @@ TEST(timebase_only_leaves_the_pmu_frozen)
 	struct perfctr_sum_ctrs s1, s2;
 	int fd;
 
-	NEED_RDPMC();
+	if (!model())
+		SKIP(return, "no ppc32 PMC model on this CPU");
+	if (!has_rdpmc())
+		SKIP(return, "%s: no problem-state PMU registers", model_name());
 	ASSERT_EQ(0, pin_to_cpu0());
 	control_a(&c, info.cpu_type, 0);
 	fd = open_control(&c);
@@ -423,7 +464,10 @@ TEST(pmu_frozen_while_the_owner_is_switched_out)
 	__u32 seen = 0;
 	int fd;
 
-	NEED_RDPMC();
+	if (!model())
+		SKIP(return, "no ppc32 PMC model on this CPU");
+	if (!has_rdpmc())
+		SKIP(return, "%s: no problem-state PMU registers", model_name());
 	ASSERT_EQ(0, pin_to_cpu0());
 	control_a(&c, info.cpu_type, 0);
 	fd = open_control(&c);
@@ -478,7 +522,10 @@ TEST(each_thread_keeps_its_control_across_switches)
 	pthread_t t;
 	int fd;
 
-	NEED_RDPMC();
+	if (!model())
+		SKIP(return, "no ppc32 PMC model on this CPU");
+	if (!has_rdpmc())
+		SKIP(return, "%s: no problem-state PMU registers", model_name());
 	ASSERT_EQ(0, pin_to_cpu0());
 	/* On 74xx, A's MMCR0 is read back at each suspend (FCECE, TRIGGER). */
 	if (is_74xx(info.cpu_type))
@@ -506,6 +553,13 @@ TEST(each_thread_keeps_its_control_across_switches)
 
 /* ------------------------------------------------------------ counting */
 
+/* Some work between reads: a counted loop the compiler keeps. */
+static void spin_loop(unsigned long n)
+{
+	while (n--)
+		__asm__ __volatile__("" : : : "memory");
+}
+
 TEST(fast_read_agrees_with_syscall)
 {
 	const struct vperfctr_state *s;
@@ -513,20 +567,21 @@ TEST(fast_read_agrees_with_syscall)
 	struct vperfctr_control c;
 	__u64 f1[6], f2[6];
 	unsigned int i, n;
-	volatile unsigned long k;
 	int fd;
 
-	NEED_RDPMC();
+	if (!model())
+		SKIP(return, "no ppc32 PMC model on this CPU");
+	if (!has_rdpmc())
+		SKIP(return, "%s: no problem-state PMU registers", model_name());
 	control_a(&c, info.cpu_type, 0);
 	n = c.cpu_control.nractrs;
 	fd = open_control(&c);
 	ASSERT_LE(0, fd);
 	s = vperfctr_map(fd);
-	ASSERT_TRUE(s != NULL);
+	ASSERT_TRUE(s);
 	for (i = 0; i < n; i++)
 		EXPECT_EQ(c.cpu_control.pmc_map[i], s->cpu_state.pmc[i].map);
-	for (k = 0; k < 1000000; k++)
-		;
+	spin_loop(1000000);
 	for (i = 0; i < n; i++)
 		f1[i] = vperfctr_read_pmc_seq(s, i);
 	ASSERT_EQ(0, vperfctr_read(fd, &sum, NULL));
@@ -555,9 +610,10 @@ static void on_sigill(int sig)
 TEST(rdpmc_feature_matches_problem_state_access)
 {
 	struct sigaction sa = { .sa_handler = on_sigill }, old;
-	volatile int faulted = 0;
+	int faulted = 0;
 
-	NEED_MODEL();
+	if (!model())
+		SKIP(return, "no ppc32 PMC model on this CPU");
 	ASSERT_EQ(0, sigaction(SIGILL, &sa, &old));
 	if (!sigsetjmp(sigill_jmp, 1))
 		(void)MFSPR(SPR_UPMC1);

@@ -33,7 +33,7 @@
  */
 static unsigned int expected_cpu_type(void)
 {
-#ifdef __powerpc__
+#ifdef _ARCH_PPC
 	static const struct {
 		const char *cpu;
 		unsigned int type;
@@ -66,7 +66,7 @@ static unsigned int expected_cpu_type(void)
 	const char *cpu = getenv("PERFCTR_QEMU_CPU");
 	unsigned int i;
 
-	for (i = 0; cpu && i < sizeof(models) / sizeof(models[0]); i++)
+	for (i = 0; cpu && i < ARRAY_SIZE(models); i++)
 		if (!strcmp(cpu, models[i].cpu))
 			return models[i].type;
 	return PERFCTR_PPC_GENERIC;
@@ -83,7 +83,7 @@ static int model_has_pmcs(void)
 /* Problem state reads the PMCs: not on the generic model, 604 or 604e. */
 static int model_has_rdpmc(void)
 {
-#ifdef __powerpc__
+#ifdef _ARCH_PPC
 	unsigned int type = expected_cpu_type();
 
 	return model_has_pmcs() && type != PERFCTR_PPC_604 && type != PERFCTR_PPC_604e;
@@ -95,7 +95,7 @@ static int model_has_rdpmc(void)
 /* Overflow interrupts: the POWER models only (none on ppc32). */
 static int model_has_pcint(void)
 {
-#ifdef __powerpc__
+#ifdef _ARCH_PPC
 	return expected_cpu_type() >= PERFCTR_PPC64_POWER8;
 #else
 	return model_has_pmcs();
@@ -965,11 +965,11 @@ TEST_F(bad_control, refused_and_nothing_changes)
 	case F_SIGNO:
 		c.si_signo = -1;
 		break;
-#ifdef __powerpc__
+#ifdef _ARCH_PPC
 	case F_ESCR:		/* sampling is not supported */
 		c.cpu_control.ppc.mmcra = 1;
 		break;
-#ifdef __powerpc64__
+#ifdef _ARCH_PPC64
 	case F_PEBS:		/* MMCR0's FC is the kernel's */
 		c.cpu_control.ppc.mmcr0 = 0x80000000;
 		break;
@@ -1025,7 +1025,7 @@ TEST(bad_read_and_iresume)
 /* x86: perfctr's own vector; powerpc: the PMI it shares with perf. */
 TEST(interrupt_vector_listed)
 {
-#ifdef __powerpc__
+#ifdef _ARCH_PPC
 	const char *row = "PMI:", *name = "Performance monitoring interrupts";
 #else
 	const char *row = "PCT:", *name = "perfctr overflow interrupts";

@@ -94,14 +94,31 @@ struct perfctr_pmc_state {
  * on 750/74xx.
  */
 #ifndef __KERNEL__
+#ifdef _ARCH_PPC64
+#define PERFCTR_UPMC1		771
+#define PERFCTR_UPMC2		772
+#define PERFCTR_UPMC3		773
+#define PERFCTR_UPMC4		774
+#define PERFCTR_UPMC5		775
+#define PERFCTR_UPMC6		776
+
 static inline __u64 perfctr_rdtsc(void)
 {
-#ifdef __powerpc64__
 	__u64 tb;
 
 	__asm__ __volatile__("mfspr %0, 268" : "=r"(tb));
 	return tb;
+}
 #else
+#define PERFCTR_UPMC1		937
+#define PERFCTR_UPMC2		938
+#define PERFCTR_UPMC3		941
+#define PERFCTR_UPMC4		942
+#define PERFCTR_UPMC5		929
+#define PERFCTR_UPMC6		930
+
+static inline __u64 perfctr_rdtsc(void)
+{
 	__u32 hi, lo, hi2;
 
 	do {
@@ -110,32 +127,35 @@ static inline __u64 perfctr_rdtsc(void)
 		__asm__ __volatile__("mfspr %0, 269" : "=r"(hi2));
 	} while (hi != hi2);
 	return ((__u64)hi << 32) | lo;
-#endif
 }
-
-#ifdef __powerpc64__
-#define __PERFCTR_UPMC(n)	(770 + (n))
-#define __PERFCTR_UPMC5		775
-#define __PERFCTR_UPMC6		776
-#else
-#define __PERFCTR_UPMC(n)	((n) < 3 ? 936 + (n) : 938 + (n))
-#define __PERFCTR_UPMC5		929
-#define __PERFCTR_UPMC6		930
 #endif
-#define __PERFCTR_MFSPR(v, spr)	__asm__ __volatile__("mfspr %0, %1" : "=r"(v) : "i"(spr))
 
 static inline __u32 perfctr_rdpmc_low(__u32 map)
 {
 	unsigned long v;
 
 	switch (map) {
-	case 0: __PERFCTR_MFSPR(v, __PERFCTR_UPMC(1)); break;
-	case 1: __PERFCTR_MFSPR(v, __PERFCTR_UPMC(2)); break;
-	case 2: __PERFCTR_MFSPR(v, __PERFCTR_UPMC(3)); break;
-	case 3: __PERFCTR_MFSPR(v, __PERFCTR_UPMC(4)); break;
-	case 4: __PERFCTR_MFSPR(v, __PERFCTR_UPMC5); break;
-	case 5: __PERFCTR_MFSPR(v, __PERFCTR_UPMC6); break;
-	default: v = 0; break;
+	case 0:
+		__asm__ __volatile__("mfspr %0, %1" : "=r"(v) : "i"(PERFCTR_UPMC1));
+		break;
+	case 1:
+		__asm__ __volatile__("mfspr %0, %1" : "=r"(v) : "i"(PERFCTR_UPMC2));
+		break;
+	case 2:
+		__asm__ __volatile__("mfspr %0, %1" : "=r"(v) : "i"(PERFCTR_UPMC3));
+		break;
+	case 3:
+		__asm__ __volatile__("mfspr %0, %1" : "=r"(v) : "i"(PERFCTR_UPMC4));
+		break;
+	case 4:
+		__asm__ __volatile__("mfspr %0, %1" : "=r"(v) : "i"(PERFCTR_UPMC5));
+		break;
+	case 5:
+		__asm__ __volatile__("mfspr %0, %1" : "=r"(v) : "i"(PERFCTR_UPMC6));
+		break;
+	default:
+		v = 0;
+		break;
 	}
 	return (__u32)v;
 }
