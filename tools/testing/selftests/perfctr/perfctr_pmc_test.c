@@ -37,6 +37,10 @@
 
 #ifdef _ARCH_PPC64
 
+#ifndef noinline
+#define noinline __attribute__((__noinline__))
+#endif
+
 /* MMCR0 freeze conditions a control may set. */
 #define MMCR0_FCS	0x40000000U	/* not in the kernel: user only */
 #define MMCR0_PMAE	0x04000000U
@@ -52,7 +56,7 @@
  * Exactly n + 1 instructions: mtctr, then n bdnz (n >= 1).  Not inlined,
  * nor is count_loop(), so that every measurement runs the same code.
  */
-static __attribute__((noinline)) void insn_loop(unsigned long n)
+static noinline void insn_loop(unsigned long n)
 {
 	__asm__ __volatile__("mtctr %0\n1:\tbdnz 1b" : : "r"(n) : "ctr");
 }
@@ -126,7 +130,7 @@ static void close_state(int fd, const struct vperfctr_state *s)
 }
 
 /* Instructions counted around insn_loop(n), by two fast reads. */
-static __attribute__((noinline)) __u64 count_loop(const struct vperfctr_state *s, unsigned int i, unsigned long n)
+static noinline __u64 count_loop(const struct vperfctr_state *s, unsigned int i, unsigned long n)
 {
 	__u64 a, b;
 
