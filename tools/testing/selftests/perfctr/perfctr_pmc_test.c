@@ -37,10 +37,6 @@
 
 #ifdef _ARCH_PPC64
 
-#ifndef noinline
-#define noinline __attribute__((__noinline__))
-#endif
-
 /* MMCR0 freeze conditions a control may set. */
 #define MMCR0_FCS	0x40000000U	/* not in the kernel: user only */
 #define MMCR0_PMAE	0x04000000U
@@ -52,11 +48,8 @@
 #define PMC6		5	/* cycles */
 #define EV_INST_CMPL	0x02	/* PMC1-4: completed instructions */
 
-/*
- * Exactly n + 1 instructions: mtctr, then n bdnz (n >= 1).  Not inlined,
- * nor is count_loop(), so that every measurement runs the same code.
- */
-static noinline void insn_loop(unsigned long n)
+/* Exactly n + 1 instructions: mtctr, then n bdnz (n >= 1). */
+static void insn_loop(unsigned long n)
 {
 	__asm__ __volatile__("mtctr %0\n1:\tbdnz 1b" : : "r"(n) : "ctr");
 }
@@ -130,7 +123,7 @@ static void close_state(int fd, const struct vperfctr_state *s)
 }
 
 /* Instructions counted around insn_loop(n), by two fast reads. */
-static noinline __u64 count_loop(const struct vperfctr_state *s, unsigned int i, unsigned long n)
+static __u64 count_loop(const struct vperfctr_state *s, unsigned int i, unsigned long n)
 {
 	__u64 a, b;
 
@@ -177,9 +170,10 @@ static __u64 min_count_loop(const struct vperfctr_state *s, unsigned long n, int
 
 TEST(pmc_loop_instruction_count_is_exact)
 {
-	static const unsigned long sizes[] = { 10, 1000, 20000, 100000 };
+	/* One call site for every size: the same code around each loop. */
+	static const unsigned long sizes[] = { 2, 10, 1000, 20000, 100000 };
 	const struct vperfctr_state *s;
-	__u64 d, base, big;
+	__u64 d[ARRAY_SIZE(sizes)], big;
 	unsigned int k;
 	int fd;
 
@@ -187,14 +181,14 @@ TEST(pmc_loop_instruction_count_is_exact)
 		SKIP(return, "no PMC model on this CPU");
 	fd = open_inst(&s);
 	ASSERT_LE(0, fd);
-	base = min_count_loop(s, 2, 20);
-	EXPECT_LE(base, READ_OVERHEAD_MAX);
-	for (k = 0; k < ARRAY_SIZE(sizes); k++) {
-		d = min_count_loop(s, sizes[k], 20);
-		TH_LOG("loop %lu: %llu instructions (2-iteration loop %llu)", sizes[k],
-		       (unsigned long long)d, (unsigned long long)base);
-		/* n - 2 more bdnz than the 2-iteration loop, to the instruction */
-		EXPECT_EQ(base + sizes[k] - 2, d);
+	for (k = 0; k < ARRAY_SIZE(sizes); k++)
+		d[k] = min_count_loop(s, sizes[k], 20);
+	EXPECT_LE(d[0] - sizes[0], READ_OVERHEAD_MAX);
+	for (k = 1; k < ARRAY_SIZE(sizes); k++) {
+		TH_LOG("loop %lu: %llu instructions (loop %lu: %llu)", sizes[k],
+		       (unsigned long long)d[k], sizes[0], (unsigned long long)d[0]);
+		/* The extra bdnz, to the instruction. */
+		EXPECT_EQ(d[0] + sizes[k] - sizes[0], d[k]);
 	}
 	/* Long enough to be interrupted: the kernel's share stays small. */
 	big = count_loop(s, 0, 10000000);
