@@ -565,9 +565,14 @@ TEST(pmc_tracer_reads_a_stopped_tracee)
 	ASSERT_TRUE(WIFSTOPPED(status));
 	ASSERT_EQ(0, vperfctr_read(fd, &s1, NULL));
 	ASSERT_EQ(0, vperfctr_read(fd, &s2, NULL));
-	/* Its loop, and its kernel work (fork's copy-on-write faults) under QEMU. */
+	/*
+	 * At least its loop.  Under QEMU its kernel work counts too, and
+	 * after fork() that was once over a million instructions (copy-on-
+	 * write faults of 64K pages): the bound is loose, and the exact
+	 * counts are pmc_loop_instruction_count_is_exact's.
+	 */
 	EXPECT_LE(3000000, s1.pmc[0]);
-	EXPECT_GT(3000000 + 1500000, s1.pmc[0]);
+	EXPECT_GT(4 * 3000000, s1.pmc[0]);
 	EXPECT_EQ(s1.pmc[0], s2.pmc[0]);	/* stopped: no change */
 	ptrace(PTRACE_CONT, pid, NULL, NULL);
 	waitpid(pid, &status, 0);
