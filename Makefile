@@ -41,6 +41,7 @@ check: kernel
 
 demo: kernel
 	@bash scripts/run-tests.sh x86_64 max demo
+	@bash scripts/run-tests.sh ppc64 POWER9 demo
 
 bench: kernel
 	@bash scripts/bench.sh

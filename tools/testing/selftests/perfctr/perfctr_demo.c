@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfctr_demo: virtual TSCs at work.  A sleeping and a spinning thread
- * each run their own TSC; every 100 ms the main thread prints both as a
- * share of the wall time.  Each thread reads its own counters, through
- * its mapped state (no system call) and through vperfctr_read(), and
- * publishes both: only the owner, or a tracer of a stopped owner, may
- * read a live state.
+ * perfctr_demo: virtual counters at work.  A sleeping and a spinning
+ * thread each run their own TSC (the timebase on powerpc) and, on ppc64
+ * where QEMU's PMU counts, an instructions counter (PMC5); every 100 ms
+ * the main thread prints them, the TSC as a share of the wall time.  Each
+ * thread reads its own counters, through its mapped state (no system
+ * call) and through vperfctr_read(), and publishes both: only the owner,
+ * or a tracer of a stopped owner, may read a live state.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -22,6 +23,7 @@ struct demo_thread {
 	const struct vperfctr_state *map;
 	unsigned long long fast;	/* published by the thread */
 	unsigned long long slow;	/* the same through vperfctr_read() */
+	unsigned long long insns;	/* ppc64: instructions, fast read */
 	int stop;		/* 1: asked to stop, 2: failed */
 };
 
@@ -43,6 +45,10 @@ static void *run(void *arg)
 
 	t->fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
 	vperfctr_control_tsc(&c, 1);
+#ifdef _ARCH_PPC64
+	c.cpu_control.nractrs = 1;	/* PMC5: completed instructions */
+	c.cpu_control.pmc_map[0] = 4;
+#endif
 	if (t->fd >= 0 && !vperfctr_control(t->fd, &c))
 		t->map = vperfctr_map(t->fd);
 	if (!t->map) {
@@ -59,6 +65,9 @@ static void *run(void *arg)
 			nanosleep(&ms, NULL);
 		}
 		__atomic_store_n(&t->fast, vperfctr_read_tsc_seq(t->map), __ATOMIC_RELAXED);
+#ifdef _ARCH_PPC64
+		__atomic_store_n(&t->insns, vperfctr_read_pmc_seq(t->map, 0), __ATOMIC_RELAXED);
+#endif
 		if (vperfctr_read(t->fd, &sum, NULL)) {
 			perror("vperfctr_read");
 			__atomic_store_n(&t->stop, 2, __ATOMIC_RELAXED);
@@ -74,7 +83,8 @@ int main(void)
 	struct demo_thread th[2] = { { .name = "sleeper" }, { .name = "spinner", .spin = 1 } };
 	struct perfctr_info info;
 	struct perfctr_sum_ctrs sum;
-	unsigned long long t0, wall_ms, khz;
+	unsigned long long t0, wall_ms, tsc0;
+	double khz;
 	pthread_t tid[2];
 	int i, round;
 
@@ -82,15 +92,24 @@ int main(void)
 		perror("perfctr_info");
 		return 1;
 	}
-	khz = info.cpu_khz / info.tsc_to_cpu_mult;
 	printf("perfctr %s, abi %#x, cpu type %u, %u kHz, features %#x\n",
 	       info.driver_version, info.abi_version, info.cpu_type,
 	       info.cpu_khz, info.cpu_features);
+	/* The TSC's rate, measured: cpu_khz / tsc_to_cpu_mult is rounded. */
+	{
+		struct timespec tick = { 0, 100000000 };
+
+		t0 = now_ns();
+		tsc0 = perfctr_rdtsc();
+		nanosleep(&tick, NULL);
+		khz = (double)(perfctr_rdtsc() - tsc0) * 1e6 / (now_ns() - t0);
+		printf("TSC rate %.0f kHz\n", khz);
+	}
 	t0 = now_ns();
 	for (i = 0; i < 2; i++)
 		pthread_create(&tid[i], NULL, run, &th[i]);
-	printf("%8s  %-8s %14s %14s %8s\n",
-	       "wall ms", "thread", "fast read", "vperfctr_read", "% wall");
+	printf("%8s  %-8s %14s %14s %8s %14s\n",
+	       "wall ms", "thread", "fast read", "vperfctr_read", "% wall", "instructions");
 	for (round = 1; round <= 10; round++) {
 		struct timespec tick = { 0, 100000000 };
 
@@ -102,9 +121,10 @@ int main(void)
 			if (__atomic_load_n(&th[i].stop, __ATOMIC_RELAXED) == 2)
 				return 1;
 			slow = __atomic_load_n(&th[i].slow, __ATOMIC_RELAXED);
-			printf("%8llu  %-8s %14llu %14llu %7.1f%%\n", wall_ms, th[i].name,
+			printf("%8llu  %-8s %14llu %14llu %7.1f%% %14llu\n", wall_ms, th[i].name,
 			       __atomic_load_n(&th[i].fast, __ATOMIC_RELAXED), slow,
-			       100.0 * slow / (khz * wall_ms));
+			       100.0 * slow / (khz * wall_ms),
+			       __atomic_load_n(&th[i].insns, __ATOMIC_RELAXED));
 		}
 	}
 	for (i = 0; i < 2; i++) {
@@ -115,8 +135,9 @@ int main(void)
 			perror("vperfctr_read");
 			return 1;
 		}
-		printf("final %-8s %llu TSC ticks (%.1f ms of CPU)\n", th[i].name,
-		       (unsigned long long)sum.tsc, (double)sum.tsc / khz);
+		printf("final %-8s %llu TSC ticks (%.1f ms of CPU), %llu instructions\n",
+		       th[i].name, (unsigned long long)sum.tsc, (double)sum.tsc / khz,
+		       (unsigned long long)sum.pmc[0]);
 	}
 	return 0;
 }
