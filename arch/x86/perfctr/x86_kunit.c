@@ -153,6 +153,7 @@ static void perfctr_x86_test_exit(struct kunit *test)
 {
 	perfctr_x86_set_p4_ht(false);
 	perfctr_x86_set_imode(false);
+	perfctr_x86_set_no_lapic(false);
 	perfctr_x86_use_model(perfctr_x86_boot_model());
 	migrate_enable();
 }
@@ -248,9 +249,10 @@ static void p6_rejects_int_in_amode(struct kunit *test)
 
 static void p6_rejects_imode_without_interrupts(struct kunit *test)
 {
-	struct perfctr_cpu_state *st = one_counter(test, &perfctr_x86_p6, 0,
-						   INT | EN | USR | EVENT);
+	struct perfctr_cpu_state *st;
 
+	perfctr_x86_set_no_lapic(true);		/* no local APIC: no interrupt */
+	st = one_counter(test, &perfctr_x86_p6, 0, INT | EN | USR | EVENT);
 	st->control.nractrs = 0;
 	st->control.nrictrs = 1;
 	st->control.ireset[0] = -100;
