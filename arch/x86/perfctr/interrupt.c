@@ -2,12 +2,21 @@
 /*
  * perfctr's overflow interrupt on LOCAL_PERFCTR_VECTOR.
  *
- * The handler ACKs the local APIC, counts the interrupt (the "PCT" row of
- * /proc/interrupts) and calls the handler the high-level service
- * installed with perfctr_cpu_set_ihandler(), with the interrupted
+ * While perfctr holds the PMU with a P6-family model, every CPU's APIC_LVTPC
+ * points at LOCAL_PERFCTR_VECTOR (fixed delivery, an ordinary interrupt
+ * that local_irq_save() masks), and the event selects of i-mode counters
+ * have their INT bit set: a counter passing 0 interrupts here.  When
+ * perfctr releases the PMU, APIC_LVTPC goes back to NMI delivery, as
+ * perf_events programs it (perf_events_lapic_init()).
+ *
+ * The handler ACKs the local APIC, re-arms APIC_LVTPC if perfctr holds it
+ * (Intel CPUs set its mask bit on delivery), counts the interrupt (the
+ * "PCT" row of /proc/interrupts) and calls the handler the high-level
+ * service installed with perfctr_cpu_set_ihandler(), with the interrupted
  * instruction pointer.
  */
 #include <linux/percpu.h>
+#include <linux/smp.h>
 #include <linux/perfctr.h>
 
 #include <asm/apic.h>
@@ -19,12 +28,15 @@
 
 static DEFINE_PER_CPU(unsigned long, perfctr_x86_nr_interrupts);
 static perfctr_ihandler_t perfctr_x86_ihandler;
+static bool perfctr_x86_lvtpc;
 
 DEFINE_IDTENTRY_SYSVEC(sysvec_perfctr_interrupt)
 {
 	perfctr_ihandler_t handler = READ_ONCE(perfctr_x86_ihandler);
 
 	apic_eoi();
+	if (READ_ONCE(perfctr_x86_lvtpc))
+		apic_write(APIC_LVTPC, LOCAL_PERFCTR_VECTOR);
 	inc_irq_stat(PERFCTR);
 	this_cpu_inc(perfctr_x86_nr_interrupts);
 	if (handler)
@@ -44,4 +56,28 @@ unsigned long perfctr_x86_interrupts(void)
 	for_each_possible_cpu(cpu)
 		sum += per_cpu(perfctr_x86_nr_interrupts, cpu);
 	return sum;
+}
+
+static void perfctr_x86_lvtpc_set(void *val)
+{
+	apic_write(APIC_LVTPC, (unsigned long)val);
+}
+
+/* Point every CPU's APIC_LVTPC at LOCAL_PERFCTR_VECTOR.  May sleep. */
+void perfctr_x86_lvtpc_take(void)
+{
+	WRITE_ONCE(perfctr_x86_lvtpc, true);
+	on_each_cpu(perfctr_x86_lvtpc_set, (void *)(unsigned long)LOCAL_PERFCTR_VECTOR, 1);
+}
+
+/* Hand APIC_LVTPC back to NMI delivery, perf_events' setting.  May sleep. */
+void perfctr_x86_lvtpc_give(void)
+{
+	WRITE_ONCE(perfctr_x86_lvtpc, false);
+	on_each_cpu(perfctr_x86_lvtpc_set, (void *)(unsigned long)APIC_DM_NMI, 1);
+}
+
+bool perfctr_x86_lvtpc_held(void)
+{
+	return READ_ONCE(perfctr_x86_lvtpc);
 }

@@ -34,6 +34,7 @@
 #include <linux/percpu.h>
 #include <linux/perfctr.h>
 #include <linux/processor.h>
+#include <linux/smp.h>
 #include <linux/static_call.h>
 #include <linux/string.h>
 #include <linux/topology.h>
@@ -93,15 +94,34 @@ DEFINE_STATIC_CALL(perfctr_x86_resume_pmcs, generic_resume_pmcs);
 DEFINE_STATIC_CALL(perfctr_x86_write_control, generic_write_control);
 
 /*
- * Interrupt-mode counters need the overflow interrupt programmed, which no
- * model does yet: until then every model refuses them.  The P4's i-mode
- * rules are checked all the same (the KUnit suite tests them with this on).
+ * Interrupt-mode counters need the overflow interrupt: the P6 family with
+ * a local APIC and CONFIG_PERFCTR_INTERRUPT_SUPPORT (perfctr_x86_pcint,
+ * set with the model).  The P4's i-mode code is not written yet, but its
+ * i-mode rules are checked all the same (the KUnit suite tests them with
+ * perfctr_x86_imode on).  perfctr_x86_no_lapic lets the suite play a CPU
+ * without a local APIC.
  */
 static bool perfctr_x86_imode;
+static bool perfctr_x86_pcint;
+static bool perfctr_x86_no_lapic;
 
 void perfctr_x86_set_imode(bool on)
 {
 	perfctr_x86_imode = on;
+}
+
+void perfctr_x86_set_no_lapic(bool on)
+{
+	perfctr_x86_no_lapic = on;
+}
+
+/* Counter width of the P6-family model in use, as a mask; CPUID's at boot. */
+static u64 perfctr_x86_width_mask = GENMASK_ULL(47, 0);
+static unsigned int perfctr_x86_arch_width;
+
+u64 perfctr_x86_ctr_mask(void)
+{
+	return perfctr_x86_width_mask;
 }
 
 /*
@@ -174,6 +194,7 @@ const struct perfctr_x86_model perfctr_x86_p6 = {
 	.perfctr_msr	= MSR_P6_PERFCTR0,
 	.evntsel_stride	= 1,
 	.global_enable	= true,
+	.ctr_width	= 40,
 };
 
 const struct perfctr_x86_model perfctr_x86_k7 = {
@@ -183,6 +204,7 @@ const struct perfctr_x86_model perfctr_x86_k7 = {
 	.evntsel_msr	= MSR_K7_EVNTSEL0,
 	.perfctr_msr	= MSR_K7_PERFCTR0,
 	.evntsel_stride	= 1,
+	.ctr_width	= 48,
 };
 
 const struct perfctr_x86_model perfctr_x86_arch_v2 = {
@@ -194,6 +216,8 @@ const struct perfctr_x86_model perfctr_x86_arch_v2 = {
 	.evntsel_stride	= 1,
 	.nr_fixed	= 3,
 	.global_ctrl_msr = MSR_CORE_PERF_GLOBAL_CTRL,
+	.ctr_width	= 48,		/* at boot: CPUID 0xA's bit width */
+	.ovf_ctrl_msr	= MSR_CORE_PERF_GLOBAL_OVF_CTRL,
 };
 
 const struct perfctr_x86_model perfctr_x86_amd_core = {
@@ -205,6 +229,8 @@ const struct perfctr_x86_model perfctr_x86_amd_core = {
 	.evntsel_stride	= 2,
 	.high_allowed	= 0xf,		/* EventSelect[11:8] */
 	.global_ctrl_msr = MSR_AMD64_PERF_CNTR_GLOBAL_CTL,
+	.ctr_width	= 48,
+	.ovf_ctrl_msr	= MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR,
 };
 
 /*
@@ -344,18 +370,22 @@ struct perfctr_x86_cache *perfctr_x86_this_cache(void)
 	return this_cpu_ptr(&perfctr_x86_cache);
 }
 
+/* A fixed counter's field: OS and/or USR; PMI exactly for i-mode ones. */
 static int p6_check_fixed(const struct perfctr_x86_model *m,
 			  const struct perfctr_cpu_control *cc, unsigned int i,
-			  u64 *mask)
+			  bool imode, u64 *mask)
 {
 	unsigned int n = cc->pmc_map[i] - PMC_MAP_FIXED;
+	u32 field = cc->evntsel[i];
 
 	if (n >= m->nr_fixed || *mask & BIT_ULL(32 + n))
 		return -EINVAL;
 	*mask |= BIT_ULL(32 + n);
-	if (cc->evntsel[i] & ~(u32)(FIXED_OS | FIXED_USR) || cc->evntsel_high[i])
+	if (field & ~(u32)(FIXED_OS | FIXED_USR | FIXED_PMI) || cc->evntsel_high[i])
 		return -EINVAL;
-	return cc->evntsel[i] ? 0 : -EINVAL;
+	if (!(field & FIXED_PMI) != !imode)
+		return -EINVAL;
+	return field & (FIXED_OS | FIXED_USR) ? 0 : -EINVAL;
 }
 
 static int p6_check_control(struct perfctr_cpu_state *state, int is_global)
@@ -365,16 +395,20 @@ static int p6_check_control(struct perfctr_cpu_state *state, int is_global)
 	unsigned int i, nrctrs = cc->nractrs + cc->nrictrs;
 	u64 mask = 0;
 	u32 evntsel;
-	bool enabled;
+	bool enabled, imode;
 	int err;
 
-	if (cc->nrictrs)
-		return -EINVAL;		/* no overflow interrupt support yet */
+	if (cc->nrictrs && !perfctr_x86_pcint)
+		return -EINVAL;		/* no overflow interrupt */
 	if (nrctrs > m->nr_ctrs + m->nr_fixed)
 		return -EINVAL;
 	for (i = 0; i < nrctrs; i++) {
+		imode = i >= cc->nractrs;
+		/* Counting up, an i-mode counter overflows when it passes 0. */
+		if (imode && cc->ireset[i] >= 0)
+			return -EINVAL;
 		if (cc->pmc_map[i] >= PMC_MAP_FIXED) {
-			err = p6_check_fixed(m, cc, i, &mask);
+			err = p6_check_fixed(m, cc, i, imode, &mask);
 			if (err)
 				return err;
 			continue;
@@ -387,7 +421,7 @@ static int p6_check_control(struct perfctr_cpu_state *state, int is_global)
 			return -EINVAL;
 		if (!(evntsel & P6_EVNTSEL_CPL))
 			return -EINVAL;
-		if (evntsel & P6_EVNTSEL_INT)	/* a-mode only */
+		if (!(evntsel & P6_EVNTSEL_INT) != !imode)
 			return -EINVAL;
 		/* P6: enable set in EVNTSEL0 only; others: in every one. */
 		enabled = evntsel & P6_EVNTSEL_ENABLE;
@@ -411,6 +445,7 @@ static void p6_write_control(const struct perfctr_cpu_state *state)
 
 	if (cache->id == state->k1.id)
 		return;
+	cache->iid = 0;		/* the counters are reprogrammed */
 	for (i = 0; i < nrctrs; i++) {
 		pmc = cc->pmc_map[i];
 		if (pmc >= PMC_MAP_FIXED) {
@@ -443,7 +478,99 @@ static void p6_write_control(const struct perfctr_cpu_state *state)
 	cache->id = state->k1.id;
 }
 
-/* Every model with RDPMC: fold the a-mode counters' periods into the sums. */
+/*
+ * P6-family i-mode counters (low-level-x86.txt, "Implementation Notes").
+ * They are stopped at every suspend -- their event select (or fixed
+ * counter field) cleared in the hardware and in the per-CPU cache, so
+ * that they count nothing and cannot interrupt another thread -- and the
+ * per-CPU cache's id is cleared so that the next resume rewrites the event
+ * selects.  The suspend records the CPU in the state (k1.isuspend_cpu)
+ * and the state in the CPU (iid): while both hold, the counters still
+ * hold the state's i-mode counts and a resume need not write them; else
+ * the resume writes each counter its start value, sign-extended, with its
+ * event select stopped.
+ */
+static u32 p6_ctr_msr(const struct perfctr_x86_model *m, unsigned int pmc)
+{
+	if (pmc >= PMC_MAP_FIXED)
+		return MSR_CORE_PERF_FIXED_CTR0 + pmc - PMC_MAP_FIXED;
+	return m->perfctr_msr + pmc * m->evntsel_stride;
+}
+
+/* The counter's bit in the global control and overflow status MSRs. */
+static u64 p6_global_bit(unsigned int pmc)
+{
+	return pmc >= PMC_MAP_FIXED ? BIT_ULL(32 + pmc - PMC_MAP_FIXED) : BIT_ULL(pmc);
+}
+
+/* Stop the i-mode counters of @state on this CPU. */
+static void p6_istop(const struct perfctr_cpu_state *state, struct perfctr_x86_cache *cache)
+{
+	const struct perfctr_x86_model *m = perfctr_model;
+	unsigned int i, pmc, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	u64 fixed = cache->fixed_ctrl;
+
+	for (i = perfctr_cstatus_nractrs(state->cstatus); i < nrctrs; i++) {
+		pmc = state->pmc[i].map;
+		if (pmc >= PMC_MAP_FIXED) {
+			fixed &= ~(0xfULL << (4 * (pmc - PMC_MAP_FIXED)));
+		} else if (cache->evntsel[pmc]) {
+			cache->evntsel[pmc] = 0;
+			perfctr_x86_wrmsr(m->evntsel_msr + pmc * m->evntsel_stride, 0);
+		}
+	}
+	if (fixed != cache->fixed_ctrl) {
+		cache->fixed_ctrl = fixed;
+		perfctr_x86_wrmsr(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, fixed);
+	}
+	cache->id = 0;
+}
+
+static void p6_isuspend(struct perfctr_cpu_state *state)
+{
+	struct perfctr_x86_cache *cache = perfctr_x86_this_cache();
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	u32 now;
+
+	p6_istop(state, cache);
+	for (i = perfctr_cstatus_nractrs(state->cstatus); i < nrctrs; i++) {
+		now = perfctr_x86_rdpmc_low(state->pmc[i].map);
+		state->pmc[i].sum += (u32)(now - state->pmc[i].start);
+		state->pmc[i].start = now;
+	}
+	state->k1.isuspend_cpu = smp_processor_id();
+	cache->iid = state->k1.id;
+}
+
+static void p6_iresume(struct perfctr_cpu_state *state)
+{
+	const struct perfctr_x86_model *m = perfctr_model;
+	struct perfctr_x86_cache *cache = perfctr_x86_this_cache();
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	bool held = state->k1.isuspend_cpu == smp_processor_id() &&
+		    cache->iid == state->k1.id;
+
+	cache->iid = 0;
+	if (held)
+		return;
+	/* No premature events or interrupts: stopped, then loaded. */
+	p6_istop(state, cache);
+	for (i = perfctr_cstatus_nractrs(state->cstatus); i < nrctrs; i++)
+		perfctr_x86_wrmsr(p6_ctr_msr(m, state->pmc[i].map),
+				  (u64)(s64)(s32)state->pmc[i].start & perfctr_x86_width_mask);
+}
+
+/* Without i-mode counters (the other families). */
+static void none_isuspend(struct perfctr_cpu_state *state) { }
+static void none_iresume(struct perfctr_cpu_state *state) { }
+
+DEFINE_STATIC_CALL(perfctr_x86_isuspend, none_isuspend);
+DEFINE_STATIC_CALL(perfctr_x86_iresume, none_iresume);
+
+/*
+ * Every model with RDPMC: fold the a-mode counters' periods into the sums,
+ * then the i-mode counters' (stopping them).
+ */
 static void rdpmc_suspend_pmcs(struct perfctr_cpu_state *state)
 {
 	unsigned int i, nrctrs = perfctr_cstatus_nractrs(state->cstatus);
@@ -453,14 +580,21 @@ static void rdpmc_suspend_pmcs(struct perfctr_cpu_state *state)
 		now = perfctr_x86_rdpmc_low(state->pmc[i].map);
 		state->pmc[i].sum += (u32)(now - state->pmc[i].start);
 	}
+	if (perfctr_cstatus_has_ictrs(state->cstatus))
+		static_call(perfctr_x86_isuspend)(state);
 	cr4_clear_bits_irqsoff(X86_CR4_PCE);
 }
 
-/* ... and start a period: the model's control registers, then the starts. */
+/*
+ * ... and start a period: the i-mode counters' values, the model's control
+ * registers, then the a-mode counters' starts.
+ */
 static void rdpmc_resume_pmcs(struct perfctr_cpu_state *state)
 {
 	unsigned int i, nrctrs = perfctr_cstatus_nractrs(state->cstatus);
 
+	if (perfctr_cstatus_has_ictrs(state->cstatus))
+		static_call(perfctr_x86_iresume)(state);
 	static_call(perfctr_x86_write_control)(state);
 	for (i = 0; i < nrctrs; i++)
 		state->pmc[i].start = perfctr_x86_rdpmc_low(state->pmc[i].map);
@@ -821,7 +955,8 @@ int perfctr_cpu_update_control(struct perfctr_cpu_state *state, int is_global)
 	state->cstatus = perfctr_mk_cstatus(cc->tsc_on, cc->nractrs, cc->nrictrs);
 	for (i = 0; i < PERFCTR_NRCTRS; i++) {
 		state->pmc[i].map = i < nrctrs ? cc->pmc_map[i] : 0;
-		state->pmc[i].start = 0;
+		/* An i-mode counter starts at its ireset (written at resume). */
+		state->pmc[i].start = i >= cc->nractrs && i < nrctrs ? cc->ireset[i] : 0;
 	}
 	state->k1.id = atomic_inc_return(&perfctr_control_id);
 	state->k1.isuspend_cpu = -1;
@@ -875,8 +1010,8 @@ void perfctr_cpu_sample(struct perfctr_cpu_state *state)
  * perfctr_cpu_set_ihandler - install the overflow interrupt handler
  * @handler: called in IRQ context from LOCAL_PERFCTR_VECTOR
  *
- * No model in this driver programs overflow interrupts yet
- * (PERFCTR_FEATURE_PCINT is clear), so only a self-IPI reaches it.
+ * The P6-family models with a local APIC program overflow interrupts
+ * (PERFCTR_FEATURE_PCINT); elsewhere only a self-IPI reaches it.
  */
 void perfctr_cpu_set_ihandler(perfctr_ihandler_t handler)
 {
@@ -889,11 +1024,32 @@ void perfctr_cpu_set_ihandler(perfctr_ihandler_t handler)
  * perfctr_cpu_identify_overflow - find and re-arm overflown i-mode counters
  * @state: the suspended state
  *
- * Return: bit mask of the overflown counters (none without i-mode models).
+ * An x86 counter overflows when it passes 0, counting up from its
+ * negative ireset: an i-mode counter whose value at the suspend is not
+ * negative (as 32 bits) has overflowed.  Its start becomes its ireset
+ * again (written by the next resume after perfctr_cpu_ireload()), and
+ * its overflow status bit, where the model has one, is cleared.
+ *
+ * Return: bit mask of the overflown counters, bit i for counter i in
+ * control order.
  */
 unsigned int perfctr_cpu_identify_overflow(struct perfctr_cpu_state *state)
 {
-	return 0;
+	const struct perfctr_x86_model *m = perfctr_model;
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	unsigned int mask = 0;
+	u64 status = 0;
+
+	for (i = perfctr_cstatus_nractrs(state->cstatus); i < nrctrs; i++) {
+		if ((s32)state->pmc[i].start < 0)
+			continue;
+		state->pmc[i].start = state->control.ireset[i];
+		mask |= BIT(i);
+		status |= p6_global_bit(state->pmc[i].map);
+	}
+	if (mask && m && m->family == PERFCTR_X86_FAM_P6 && m->ovf_ctrl_msr)
+		perfctr_x86_wrmsr(m->ovf_ctrl_msr, status);
+	return mask;
 }
 
 /**
@@ -981,6 +1137,8 @@ const char *perfctr_cpu_reserve(const char *service)
 	} else {
 		perfctr_current_service = service;
 		perfctr_reserved_model = perfctr_model;
+		if (perfctr_x86_pcint)
+			perfctr_x86_lvtpc_take();
 	}
 	mutex_unlock(&perfctr_reserve_mutex);
 	return ret;
@@ -997,6 +1155,8 @@ void perfctr_cpu_release(const char *service)
 		pr_err("%s releases counters held by %s\n", service,
 		       perfctr_current_service ?: "nobody");
 	} else {
+		if (perfctr_x86_lvtpc_held())
+			perfctr_x86_lvtpc_give();
 		if (IS_ENABLED(CONFIG_X86_LOCAL_APIC) && perfctr_reserved_model)
 			perfctr_x86_give_pmu(perfctr_reserved_model,
 					     perfctr_reserved_model->nr_ctrs);
@@ -1129,8 +1289,10 @@ static const struct perfctr_x86_model * __init perfctr_x86_detect_boot_cpu(void)
 		if (boot_cpu_has(X86_FEATURE_ARCH_PERFMON)) {
 			cpuid(10, &eax.full, &ebx, &ecx, &edx.full);
 			if (eax.split.version_id >= 2 && eax.split.num_counters >= 4 &&
-			    edx.split.num_counters_fixed >= 3)
+			    edx.split.num_counters_fixed >= 3) {
+				perfctr_x86_arch_width = eax.split.bit_width;
 				return &perfctr_x86_arch_v2;
+			}
 		}
 		return &perfctr_x86_p6;
 	case X86_VENDOR_AMD:
@@ -1163,6 +1325,8 @@ static void perfctr_x86_set_ops(int (*check)(struct perfctr_cpu_state *, int),
 	static_call_update(perfctr_x86_suspend_pmcs, suspend);
 	static_call_update(perfctr_x86_resume_pmcs, resume);
 	static_call_update(perfctr_x86_write_control, write);
+	static_call_update(perfctr_x86_isuspend, none_isuspend);
+	static_call_update(perfctr_x86_iresume, none_iresume);
 }
 
 /*
@@ -1198,6 +1362,7 @@ void perfctr_x86_use_model(const struct perfctr_x86_model *model)
 		memset(per_cpu_ptr(&perfctr_x86_cache, cpu), 0,
 		       sizeof(struct perfctr_x86_cache));
 	perfctr_x86_set_forbidden(model);
+	perfctr_x86_pcint = false;
 	if (!model) {
 		perfctr_cpu_name = "generic x86 with TSC";
 		perfctr_cpu_type = PERFCTR_X86_GENERIC;
@@ -1214,6 +1379,17 @@ void perfctr_x86_use_model(const struct perfctr_x86_model *model)
 	case PERFCTR_X86_FAM_P6:
 		perfctr_x86_set_ops(p6_check_control, rdpmc_suspend_pmcs,
 				    rdpmc_resume_pmcs, p6_write_control);
+		static_call_update(perfctr_x86_isuspend, p6_isuspend);
+		static_call_update(perfctr_x86_iresume, p6_iresume);
+		perfctr_x86_width_mask = GENMASK_ULL((model == &perfctr_x86_arch_v2 &&
+						      perfctr_x86_arch_width ?
+						      perfctr_x86_arch_width :
+						      model->ctr_width) - 1, 0);
+		/* The overflow interrupt needs the local APIC. */
+		perfctr_x86_pcint = IS_ENABLED(CONFIG_PERFCTR_INTERRUPT_SUPPORT) &&
+				    boot_cpu_has(X86_FEATURE_APIC) && !perfctr_x86_no_lapic;
+		if (perfctr_x86_pcint)
+			perfctr_cpu_features |= PERFCTR_FEATURE_PCINT;
 		break;
 	case PERFCTR_X86_FAM_P5:
 		if (model->no_rdpmc)

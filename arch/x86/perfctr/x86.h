@@ -35,6 +35,10 @@ enum perfctr_x86_family {
  * @no_tsc: the TSC cannot be used while the counters are (WinChip)
  * @p4_ext_cascade: P4: EXTENDED_CASCADE exists (models 2 and later)
  * @p4_iq_escr: P4: IQ_ESCR0/1 exist (models 2 and earlier)
+ * @ctr_width: P6 family: counter width in bits (i-mode counters are
+ *	written sign-extended to it)
+ * @ovf_ctrl_msr: P6 family: the MSR that clears overflow status bits
+ *	(bit layout of the global control), 0 if none
  */
 struct perfctr_x86_model {
 	const char *name;
@@ -54,6 +58,8 @@ struct perfctr_x86_model {
 	bool no_tsc;
 	bool p4_ext_cascade;
 	bool p4_iq_escr;
+	unsigned int ctr_width;
+	u32 ovf_ctrl_msr;
 };
 
 /* P4 MSRs: ESCRs 0x3a0..0x3e1 (with holes), replay tagging. */
@@ -65,6 +71,9 @@ struct perfctr_x86_model {
 /**
  * struct perfctr_x86_cache - what one CPU's control registers hold
  * @id: k1.id of the control last loaded, 0 if none
+ * @iid: k1.id of the state whose i-mode counts the counters hold (the
+ *	state was suspended here and nothing reprogrammed them since), 0 if
+ *	none
  * @evntsel: value of each event select (P4: each CCCR)
  * @fixed_ctrl: value of IA32_FIXED_CTR_CTRL
  * @global: value of the global enable MSR
@@ -75,6 +84,7 @@ struct perfctr_x86_model {
  */
 struct perfctr_x86_cache {
 	unsigned int id;
+	unsigned int iid;
 	u64 evntsel[PERFCTR_NRCTRS];
 	u64 fixed_ctrl;
 	u64 global;
@@ -119,10 +129,19 @@ const struct perfctr_x86_model *perfctr_x86_boot_model(void);
 unsigned int perfctr_x86_p4_escr_msr(unsigned int pmc, u32 cccr);
 void perfctr_x86_set_p4_ht(bool ht);
 void perfctr_x86_set_imode(bool on);
+void perfctr_x86_set_no_lapic(bool on);
+u64 perfctr_x86_ctr_mask(void);
 
 #ifdef CONFIG_PERFCTR_INTERRUPT_SUPPORT
 void perfctr_x86_set_ihandler(perfctr_ihandler_t handler);
 unsigned long perfctr_x86_interrupts(void);
+void perfctr_x86_lvtpc_take(void);
+void perfctr_x86_lvtpc_give(void);
+bool perfctr_x86_lvtpc_held(void);
+#else
+static inline void perfctr_x86_lvtpc_take(void) { }
+static inline void perfctr_x86_lvtpc_give(void) { }
+static inline bool perfctr_x86_lvtpc_held(void) { return false; }
 #endif
 
 #endif

@@ -48,11 +48,43 @@ struct sim_pmu {
 	u32 pebs_enable, pebs_matrix_vert;
 	unsigned int rdmsrs, rdpmcs;
 	unsigned int wrmsrs;
+	unsigned int ctr_writes;	/* P6 family: writes of counters */
+	unsigned int pmis;	/* overflows with INT/PMI set: interrupts */
+	u64 status;		/* P6 family: overflow status, global layout */
+	u64 ovf_cleared;	/* bits written to the overflow status clear MSR */
 	u32 log[64];		/* the MSRs written, in order */
 	unsigned int stray;	/* accesses outside the model's registers */
 };
 
 static struct sim_pmu sim;
+
+#define FIXED_CTR_MSR(n)	(0x309 + (n))
+
+/* P6 family: a counter write, as AMD's full-width counters take it. */
+static bool sim_write_counter(u32 msr, u64 val)
+{
+	const struct perfctr_x86_model *m = sim.model;
+	u64 mask = GENMASK_ULL(sim.width - 1, 0);
+	u32 idx = msr - m->perfctr_msr;
+
+	if (m->family != PERFCTR_X86_FAM_P6)
+		return false;
+	if (m->ovf_ctrl_msr && msr == m->ovf_ctrl_msr) {
+		sim.ovf_cleared |= val;
+		sim.status &= ~val;
+		return true;
+	}
+	if (idx % m->evntsel_stride == 0 && idx / m->evntsel_stride < m->nr_ctrs)
+		sim.ctr[idx / m->evntsel_stride] = val & mask;
+	else if (msr - FIXED_CTR_MSR(0) < m->nr_fixed)
+		sim.fixed_ctr[msr - FIXED_CTR_MSR(0)] = val & mask;
+	else
+		return false;
+	if (val & ~mask)	/* bits beyond the counter: not ours to write */
+		sim.stray++;
+	sim.ctr_writes++;
+	return true;
+}
 
 static void sim_wrmsr(u32 msr, u64 val)
 {
@@ -62,6 +94,8 @@ static void sim_wrmsr(u32 msr, u64 val)
 	if (sim.wrmsrs < ARRAY_SIZE(sim.log))
 		sim.log[sim.wrmsrs] = msr;
 	sim.wrmsrs++;
+	if (sim_write_counter(msr, val))
+		return;
 	if (m->nr_fixed && msr == FIXED_CTRL_MSR)
 		sim.fixed_ctrl = val;
 	else if (m->global_ctrl_msr && msr == m->global_ctrl_msr)
@@ -111,12 +145,25 @@ static void sim_advance(u64 events)
 	u64 mask = GENMASK_ULL(sim.width - 1, 0);
 	unsigned int i;
 
-	for (i = 0; i < sim.model->nr_ctrs; i++)
-		if (sim_counting(i))
-			sim.ctr[i] = (sim.ctr[i] + events) & mask;
-	for (i = 0; i < sim.model->nr_fixed; i++)
-		if (sim_fixed_counting(i))
-			sim.fixed_ctr[i] = (sim.fixed_ctr[i] + events) & mask;
+	for (i = 0; i < sim.model->nr_ctrs; i++) {
+		if (!sim_counting(i))
+			continue;
+		if (sim.model->family == PERFCTR_X86_FAM_P6 && sim.evntsel[i] & INT &&
+		    sim.ctr[i] + events > mask) {
+			sim.pmis++;
+			sim.status |= BIT_ULL(i);
+		}
+		sim.ctr[i] = (sim.ctr[i] + events) & mask;
+	}
+	for (i = 0; i < sim.model->nr_fixed; i++) {
+		if (!sim_fixed_counting(i))
+			continue;
+		if ((sim.fixed_ctrl >> (4 * i)) & F_PMI && sim.fixed_ctr[i] + events > mask) {
+			sim.pmis++;
+			sim.status |= BIT_ULL(32 + i);
+		}
+		sim.fixed_ctr[i] = (sim.fixed_ctr[i] + events) & mask;
+	}
 }
 
 /* Index in sim.log of the first write of @msr after position @from, or -1. */
@@ -153,6 +200,7 @@ static void perfctr_x86_test_exit(struct kunit *test)
 {
 	perfctr_x86_set_p4_ht(false);
 	perfctr_x86_set_imode(false);
+	perfctr_x86_set_no_lapic(false);
 	perfctr_x86_use_model(perfctr_x86_boot_model());
 	migrate_enable();
 }
@@ -248,9 +296,10 @@ static void p6_rejects_int_in_amode(struct kunit *test)
 
 static void p6_rejects_imode_without_interrupts(struct kunit *test)
 {
-	struct perfctr_cpu_state *st = one_counter(test, &perfctr_x86_p6, 0,
-						   INT | EN | USR | EVENT);
+	struct perfctr_cpu_state *st;
 
+	perfctr_x86_set_no_lapic(true);		/* no local APIC: no interrupt */
+	st = one_counter(test, &perfctr_x86_p6, 0, INT | EN | USR | EVENT);
 	st->control.nractrs = 0;
 	st->control.nrictrs = 1;
 	st->control.ireset[0] = -100;
@@ -1852,6 +1901,584 @@ static void static_calls_follow_each_family(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, p4.check, p4m3.check);
 }
 
+/* ---- P6-family interrupt-mode counters ---- */
+
+static const struct perfctr_x86_model *const p6_family[] = {
+	&perfctr_x86_p6, &perfctr_x86_k7, ARCH, AMD,
+};
+
+#define ISEL	(INT | EN | USR | EVENT)
+
+/* What the model needs in counter 1's event select: the P6 enables in EVNTSEL0. */
+static u32 sel1(const struct perfctr_x86_model *m, u32 sel)
+{
+	return m->global_enable ? sel & ~EN : sel;
+}
+
+/* @m with a simulated PMU; skipped where no overflow interrupt can exist. */
+static void imode_setup(struct kunit *test, const struct perfctr_x86_model *m,
+			unsigned int width)
+{
+	if (!IS_ENABLED(CONFIG_PERFCTR_INTERRUPT_SUPPORT) || !boot_cpu_has(X86_FEATURE_APIC))
+		kunit_skip(test, "no overflow interrupt without a local APIC");
+	sim_setup(test, m, width);
+}
+
+/* A state with @na a-mode then @ni i-mode counters, @iresets for the latter. */
+static struct perfctr_cpu_state *mkistate(struct kunit *test, unsigned int na,
+					  unsigned int ni, const u32 *maps,
+					  const u32 *sels, const int *iresets)
+{
+	struct perfctr_cpu_state *st = mkstate(test, na + ni, maps, sels);
+	unsigned int i;
+
+	st->control.nractrs = na;
+	st->control.nrictrs = ni;
+	for (i = 0; i < ni; i++)
+		st->control.ireset[na + i] = iresets[i];
+	return st;
+}
+
+static int icheck(struct kunit *test, const struct perfctr_x86_model *m,
+		  unsigned int na, unsigned int ni, const u32 *maps,
+		  const u32 *sels, const int *iresets)
+{
+	imode_setup(test, m, 48);
+	return perfctr_cpu_update_control(mkistate(test, na, ni, maps, sels, iresets), 0);
+}
+
+/* What a counter of the simulated width holds after @v was written. */
+static u64 sext(s32 v)
+{
+	return (u64)(s64)v & GENMASK_ULL(sim.width - 1, 0);
+}
+
+static void irun(struct perfctr_cpu_state *st, u64 events)
+{
+	run(st, events);
+}
+
+static void suspend_now(struct perfctr_cpu_state *st)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	perfctr_cpu_suspend(st);
+	local_irq_restore(flags);
+}
+
+static void imode_accepts_int_with_negative_ireset(struct kunit *test)
+{
+	struct perfctr_cpu_state *st;
+	u32 map = 0, sel = ISEL;
+	int ireset = -1;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(p6_family); i++) {
+		imode_setup(test, p6_family[i], 48);
+		st = mkistate(test, 0, 1, &map, &sel, &ireset);
+		KUNIT_EXPECT_EQ_MSG(test, 0, perfctr_cpu_update_control(st, 0),
+				    "%s", p6_family[i]->name);
+		KUNIT_EXPECT_TRUE(test, perfctr_cstatus_has_ictrs(st->cstatus));
+		KUNIT_EXPECT_EQ(test, 0xffffffffU, st->pmc[0].start);
+	}
+}
+
+static void imode_rejects_evntsel_without_int(struct kunit *test)
+{
+	u32 map = 0, sel = EN | USR | EVENT;
+	int ireset = -100;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(p6_family); i++)
+		KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
+				    icheck(test, p6_family[i], 0, 1, &map, &sel, &ireset),
+				    "%s", p6_family[i]->name);
+}
+
+static void amode_rejects_int_beside_imode(struct kunit *test)
+{
+	const struct perfctr_x86_model *m;
+	u32 maps[] = { 0, 1 }, sels[2];
+	int ireset = -100;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(p6_family); i++) {
+		m = p6_family[i];
+		sels[0] = EN | USR | EVENT;
+		sels[1] = sel1(m, ISEL);
+		KUNIT_EXPECT_EQ_MSG(test, 0, icheck(test, m, 1, 1, maps, sels, &ireset),
+				    "%s", m->name);
+		sels[0] = ISEL;		/* the a-mode counter with INT */
+		KUNIT_EXPECT_EQ_MSG(test, -EINVAL, icheck(test, m, 1, 1, maps, sels, &ireset),
+				    "%s", m->name);
+	}
+}
+
+static void imode_rejects_nonnegative_ireset(struct kunit *test)
+{
+	static const int bad[] = { 0, 1, 0x7fffffff }, good[] = { -1, S32_MIN };
+	u32 map = 0, sel = ISEL;
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(p6_family); i++) {
+		for (j = 0; j < ARRAY_SIZE(bad); j++)
+			KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
+					    icheck(test, p6_family[i], 0, 1, &map, &sel, &bad[j]),
+					    "%s ireset %d", p6_family[i]->name, bad[j]);
+		for (j = 0; j < ARRAY_SIZE(good); j++)
+			KUNIT_EXPECT_EQ_MSG(test, 0,
+					    icheck(test, p6_family[i], 0, 1, &map, &sel, &good[j]),
+					    "%s ireset %d", p6_family[i]->name, good[j]);
+	}
+}
+
+static void arch_fixed_imode_needs_pmi(struct kunit *test)
+{
+	u32 maps[] = { FIXED(0), FIXED(1) }, sels[2];
+	int ireset = -10;
+
+	sels[0] = F_USR;
+	sels[1] = F_USR | F_PMI;
+	KUNIT_EXPECT_EQ(test, 0, icheck(test, ARCH, 1, 1, maps, sels, &ireset));
+	sels[1] = F_USR;		/* i-mode without PMI */
+	KUNIT_EXPECT_EQ(test, -EINVAL, icheck(test, ARCH, 1, 1, maps, sels, &ireset));
+	sels[1] = F_PMI;		/* counting nothing */
+	KUNIT_EXPECT_EQ(test, -EINVAL, icheck(test, ARCH, 1, 1, maps, sels, &ireset));
+	sels[0] = F_OS | F_PMI;		/* a-mode with PMI */
+	sels[1] = F_USR | F_PMI;
+	KUNIT_EXPECT_EQ(test, -EINVAL, icheck(test, ARCH, 1, 1, maps, sels, &ireset));
+}
+
+static void imode_needs_a_local_apic(struct kunit *test)
+{
+	u32 map = 0, sel = ISEL;
+	int ireset = -100;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(p6_family); i++) {
+		KUNIT_EXPECT_EQ(test, 0, icheck(test, p6_family[i], 0, 1, &map, &sel, &ireset));
+		perfctr_x86_set_no_lapic(true);
+		KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
+				    icheck(test, p6_family[i], 0, 1, &map, &sel, &ireset),
+				    "%s", p6_family[i]->name);
+		perfctr_x86_set_no_lapic(false);
+	}
+}
+
+static bool reports_pcint(const struct perfctr_x86_model *m)
+{
+	struct perfctr_info info = {};
+
+	perfctr_x86_use_model(m);
+	perfctr_cpu_fill_info(&info);
+	return info.cpu_features & PERFCTR_FEATURE_PCINT;
+}
+
+static void pcint_reported_only_where_it_should(struct kunit *test)
+{
+	static const struct perfctr_x86_model *const others[] = {
+		NULL, P5, P5MMX, MII, C6, WC2, VC3, P4, P4M2, P4M3,
+	};
+	bool can = IS_ENABLED(CONFIG_PERFCTR_INTERRUPT_SUPPORT) &&
+		   boot_cpu_has(X86_FEATURE_APIC);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(p6_family); i++)
+		KUNIT_EXPECT_EQ_MSG(test, can, reports_pcint(p6_family[i]),
+				    "%s", p6_family[i]->name);
+	for (i = 0; i < ARRAY_SIZE(others); i++)
+		KUNIT_EXPECT_FALSE_MSG(test, reports_pcint(others[i]), "%s",
+				       others[i] ? others[i]->name : "generic");
+	perfctr_x86_set_no_lapic(true);
+	for (i = 0; i < ARRAY_SIZE(p6_family); i++)
+		KUNIT_EXPECT_FALSE_MSG(test, reports_pcint(p6_family[i]),
+				       "%s without a local APIC", p6_family[i]->name);
+	perfctr_x86_set_no_lapic(false);
+	if (!can)
+		kunit_skip(test, "no overflow interrupt on this kernel or CPU");
+}
+
+/* A validated state on @m: a-mode counter 0, i-mode counter 1 from @ireset. */
+static struct perfctr_cpu_state *istate(struct kunit *test, const struct perfctr_x86_model *m,
+					unsigned int width, int ireset)
+{
+	u32 maps[] = { 0, 1 }, sels[] = { EN | USR | EVENT, sel1(m, ISEL) };
+	struct perfctr_cpu_state *st;
+
+	imode_setup(test, m, width);
+	st = mkistate(test, 1, 1, maps, sels, &ireset);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	return st;
+}
+
+static void imode_resume_writes_start_values(struct kunit *test)
+{
+	static const unsigned int width[] = { 40, 48, 48, 48 };
+	const struct perfctr_x86_model *m;
+	struct perfctr_cpu_state *st;
+	unsigned long flags;
+	int ctr, sel;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(p6_family); i++) {
+		m = p6_family[i];
+		st = istate(test, m, width[i], -1000);
+		sim.ctr[1] = 0x1234;		/* what another thread left */
+		local_irq_save(flags);
+		perfctr_cpu_resume(st);
+		local_irq_restore(flags);
+		KUNIT_EXPECT_EQ_MSG(test, sext(-1000), sim.ctr[1], "%s", m->name);
+		KUNIT_EXPECT_EQ(test, 1U, sim.ctr_writes);
+		/* Written before its event select starts it. */
+		ctr = sim_written(m->perfctr_msr + m->evntsel_stride, 0);
+		sel = sim_written(m->evntsel_msr + m->evntsel_stride, 0);
+		KUNIT_EXPECT_GE(test, ctr, 0);
+		KUNIT_EXPECT_LT(test, ctr, sel);
+		KUNIT_EXPECT_EQ(test, (u64)sel1(m, ISEL), sim.evntsel[1]);
+		KUNIT_EXPECT_EQ(test, 0U, sim.stray);
+		suspend_now(st);
+	}
+}
+
+static void arch_fixed_imode_resume_writes_start_value(struct kunit *test)
+{
+	u32 maps[] = { 2, FIXED(2) }, sels[] = { ISEL, F_OS | F_USR | F_PMI };
+	int iresets[] = { -5, -7 };
+	struct perfctr_cpu_state *st;
+	unsigned long flags;
+
+	imode_setup(test, ARCH, 48);
+	st = mkistate(test, 0, 2, maps, sels, iresets);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	local_irq_save(flags);
+	perfctr_cpu_resume(st);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, sext(-5), sim.ctr[2]);
+	KUNIT_EXPECT_EQ(test, sext(-7), sim.fixed_ctr[2]);
+	KUNIT_EXPECT_EQ(test, (u64)(F_OS | F_USR | F_PMI) << 8, sim.fixed_ctrl);
+	KUNIT_EXPECT_LT(test, sim_written(FIXED_CTR_MSR(2), 0), sim_written(FIXED_CTRL_MSR, 0));
+	KUNIT_EXPECT_EQ(test, 0U, sim.stray);
+	suspend_now(st);
+}
+
+static void imode_suspend_stops_the_counters(struct kunit *test)
+{
+	struct perfctr_cpu_state *st = istate(test, &perfctr_x86_k7, 48, -1000);
+	struct perfctr_x86_cache *cache = perfctr_x86_this_cache();
+	u64 ctr;
+
+	irun(st, 10);
+	KUNIT_EXPECT_EQ(test, 0ULL, sim.evntsel[1]);
+	KUNIT_EXPECT_EQ(test, 0ULL, cache->evntsel[1]);
+	/* The a-mode counter is not stopped. */
+	KUNIT_EXPECT_EQ(test, (u64)(EN | USR | EVENT), sim.evntsel[0]);
+	ctr = sim.ctr[1];
+	sim_advance(5000);		/* another thread runs */
+	KUNIT_EXPECT_EQ(test, ctr, sim.ctr[1]);
+	KUNIT_EXPECT_EQ(test, 0U, sim.pmis);
+	KUNIT_EXPECT_EQ(test, 10ULL, st->pmc[1].sum);
+}
+
+static void arch_fixed_imode_suspend_stops_it(struct kunit *test)
+{
+	u32 maps[] = { FIXED(0), FIXED(1) }, sels[] = { F_USR, F_USR | F_PMI };
+	struct perfctr_cpu_state *st;
+	int ireset = -10;
+	u64 ctr;
+
+	imode_setup(test, ARCH, 48);
+	st = mkistate(test, 1, 1, maps, sels, &ireset);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	irun(st, 3);
+	KUNIT_EXPECT_EQ(test, (u64)F_USR, sim.fixed_ctrl);
+	KUNIT_EXPECT_EQ(test, (u64)F_USR, perfctr_x86_this_cache()->fixed_ctrl);
+	ctr = sim.fixed_ctr[1];
+	sim_advance(100);
+	KUNIT_EXPECT_EQ(test, ctr, sim.fixed_ctr[1]);
+	KUNIT_EXPECT_EQ(test, 0U, sim.pmis);
+}
+
+static void imode_same_cpu_resume_writes_no_counter(struct kunit *test)
+{
+	struct perfctr_cpu_state *st = istate(test, &perfctr_x86_k7, 48, -1000);
+	unsigned long flags;
+
+	irun(st, 100);
+	KUNIT_EXPECT_EQ(test, (int)smp_processor_id(), st->k1.isuspend_cpu);
+	sim.ctr_writes = 0;
+	local_irq_save(flags);
+	perfctr_cpu_resume(st);
+	KUNIT_EXPECT_EQ(test, 0U, sim.ctr_writes);
+	/* Its event select (stopped at the suspend) is written again. */
+	KUNIT_EXPECT_EQ(test, (u64)ISEL, sim.evntsel[1]);
+	sim_advance(50);
+	perfctr_cpu_suspend(st);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, 150ULL, st->pmc[1].sum);
+	KUNIT_EXPECT_EQ(test, (u32)(-1000 + 150), st->pmc[1].start);
+}
+
+static void imode_resume_elsewhere_rewrites(struct kunit *test)
+{
+	struct perfctr_cpu_state *st = istate(test, &perfctr_x86_k7, 48, -1000);
+	struct perfctr_cpu_state *other;
+	u32 map = 1, sel = EN | USR | EVENT;
+	unsigned long flags;
+
+	irun(st, 100);
+	/* Suspended on another CPU: this one's counter is not its. */
+	st->k1.isuspend_cpu = smp_processor_id() + 1;
+	sim.ctr[1] = 77;
+	sim.ctr_writes = 0;
+	irun(st, 100);
+	KUNIT_EXPECT_EQ(test, 1U, sim.ctr_writes);
+	KUNIT_EXPECT_EQ(test, 200ULL, st->pmc[1].sum);
+	/* Same CPU, but another state reprogrammed the counter meanwhile. */
+	other = mkstate(test, 1, &map, &sel);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(other, 0));
+	irun(other, 5);
+	KUNIT_EXPECT_EQ(test, 5ULL, other->pmc[0].sum);
+	sim.ctr_writes = 0;
+	local_irq_save(flags);
+	perfctr_cpu_resume(st);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, 1U, sim.ctr_writes);
+	KUNIT_EXPECT_EQ(test, sext(-1000 + 200), sim.ctr[1]);
+	suspend_now(st);
+	KUNIT_EXPECT_EQ(test, 200ULL, st->pmc[1].sum);
+}
+
+static void ireload_forces_the_counters_rewritten(struct kunit *test)
+{
+	struct perfctr_cpu_state *st = istate(test, &perfctr_x86_k7, 48, -1000);
+	unsigned long flags;
+
+	irun(st, 100);
+	perfctr_cpu_ireload(st);
+	KUNIT_EXPECT_EQ(test, -1, st->k1.isuspend_cpu);
+	st->pmc[1].start = (u32)-40;	/* as identify_overflow would set it */
+	sim.ctr_writes = 0;
+	local_irq_save(flags);
+	perfctr_cpu_resume(st);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, 1U, sim.ctr_writes);
+	KUNIT_EXPECT_EQ(test, sext(-40), sim.ctr[1]);
+	suspend_now(st);
+}
+
+static void identify_overflow_finds_the_overflown(struct kunit *test)
+{
+	/* Control order differs from counter order; counter 0 a-mode. */
+	u32 maps[] = { 2, 0, 3, 1 }, sels[] = { EN | USR | EVENT, ISEL, ISEL, ISEL };
+	int iresets[] = { -100, -1000, -50 };
+	struct perfctr_cpu_state *st;
+	unsigned long flags;
+
+	imode_setup(test, &perfctr_x86_k7, 48);
+	st = mkistate(test, 1, 3, maps, sels, iresets);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	sim.ctr[2] = GENMASK_ULL(47, 0) - 10;	/* the a-mode counter passes 0 too */
+	irun(st, 150);
+	KUNIT_EXPECT_EQ(test, (unsigned int)(BIT(1) | BIT(3)), perfctr_cpu_identify_overflow(st));
+	/* Re-armed: called again, it finds none. */
+	KUNIT_EXPECT_EQ(test, (u32)-100, st->pmc[1].start);
+	KUNIT_EXPECT_EQ(test, (u32)(-1000 + 150), st->pmc[2].start);
+	KUNIT_EXPECT_EQ(test, (u32)-50, st->pmc[3].start);
+	KUNIT_EXPECT_EQ(test, 0U, perfctr_cpu_identify_overflow(st));
+	KUNIT_EXPECT_EQ(test, 2U, sim.pmis);
+	KUNIT_EXPECT_EQ(test, 150ULL, st->pmc[0].sum);
+	KUNIT_EXPECT_EQ(test, 150ULL, st->pmc[1].sum);
+	KUNIT_EXPECT_EQ(test, 150ULL, st->pmc[3].sum);
+	perfctr_cpu_ireload(st);
+	local_irq_save(flags);
+	perfctr_cpu_resume(st);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, sext(-100), sim.ctr[0]);
+	KUNIT_EXPECT_EQ(test, sext(-1000 + 150), sim.ctr[3]);
+	KUNIT_EXPECT_EQ(test, sext(-50), sim.ctr[1]);
+	suspend_now(st);
+}
+
+static void identify_overflow_returns_the_mask(struct kunit *test)
+{
+	u32 maps[] = { 2, 0, 3, 1 }, sels[] = { EN | USR | EVENT, ISEL, ISEL, ISEL };
+	int iresets[] = { -100, -1000, -150 };
+	struct perfctr_cpu_state *st;
+
+	imode_setup(test, &perfctr_x86_k7, 48);
+	st = mkistate(test, 1, 3, maps, sels, iresets);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	sim.ctr[2] = GENMASK_ULL(47, 0) - 10;
+	irun(st, 99);			/* -1, -901, -51 */
+	KUNIT_EXPECT_EQ(test, 0U, perfctr_cpu_identify_overflow(st));
+	irun(st, 1);			/* 0: overflowed, -900, -50 */
+	KUNIT_EXPECT_EQ(test, (unsigned int)BIT(1), perfctr_cpu_identify_overflow(st));
+	perfctr_cpu_ireload(st);
+	irun(st, 50);			/* -50, -850, 0 */
+	KUNIT_EXPECT_EQ(test, (unsigned int)BIT(3), perfctr_cpu_identify_overflow(st));
+	KUNIT_EXPECT_EQ(test, 150ULL, st->pmc[1].sum);
+	KUNIT_EXPECT_EQ(test, 150ULL, st->pmc[3].sum);
+}
+
+static void identify_overflow_clears_the_status(struct kunit *test)
+{
+	u32 maps[] = { 1, FIXED(0), 2 }, sels[] = { ISEL, F_USR | F_PMI, ISEL };
+	int iresets[] = { -10, -10, -1000 };
+	struct perfctr_cpu_state *st;
+	u32 map = 4, sel = ISEL;
+	int ireset = -1;
+	unsigned int n;
+
+	imode_setup(test, ARCH, 48);
+	st = mkistate(test, 0, 3, maps, sels, iresets);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	irun(st, 20);
+	KUNIT_EXPECT_EQ(test, BIT_ULL(1) | BIT_ULL(32), sim.status);
+	KUNIT_EXPECT_EQ(test, 3U, perfctr_cpu_identify_overflow(st));
+	KUNIT_EXPECT_EQ(test, BIT_ULL(1) | BIT_ULL(32), sim.ovf_cleared);
+	KUNIT_EXPECT_EQ(test, 0ULL, sim.status);
+
+	imode_setup(test, AMD, 48);
+	st = mkistate(test, 0, 1, &map, &sel, &ireset);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	irun(st, 1);
+	KUNIT_EXPECT_EQ(test, 1U, perfctr_cpu_identify_overflow(st));
+	KUNIT_EXPECT_EQ(test, BIT_ULL(4), sim.ovf_cleared);
+	KUNIT_EXPECT_GE(test, sim_written(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, 0), 0);
+
+	/* The K7 has no overflow status: nothing written. */
+	st = istate(test, &perfctr_x86_k7, 48, -1);
+	irun(st, 1);
+	n = sim.wrmsrs;
+	KUNIT_EXPECT_EQ(test, 2U, perfctr_cpu_identify_overflow(st));
+	KUNIT_EXPECT_EQ(test, n, sim.wrmsrs);
+}
+
+/* Periods of @period events, each overflow handled as vperfctr does. */
+static void counts_across_overflow(struct kunit *test, const struct perfctr_x86_model *m,
+				   unsigned int width)
+{
+	struct perfctr_cpu_state *st = istate(test, m, width, -1000);
+	unsigned int i, mask, overflows = 0;
+
+	for (i = 0; i < 10; i++) {
+		irun(st, 700);
+		mask = perfctr_cpu_identify_overflow(st);
+		if (mask) {
+			KUNIT_EXPECT_EQ(test, (unsigned int)BIT(1), mask);
+			overflows++;
+			perfctr_cpu_ireload(st);
+		}
+	}
+	/* -1000, -300, +400: overflow; again: every second period. */
+	KUNIT_EXPECT_EQ_MSG(test, 5U, overflows, "%s", m->name);
+	KUNIT_EXPECT_EQ(test, sim.pmis, overflows);
+	KUNIT_EXPECT_EQ(test, 7000ULL, st->pmc[1].sum);
+	KUNIT_EXPECT_EQ(test, 7000ULL, st->pmc[0].sum);
+	KUNIT_EXPECT_EQ(test, 0U, sim.stray);
+}
+
+static void imode_counts_across_overflow(struct kunit *test)
+{
+	counts_across_overflow(test, &perfctr_x86_p6, 40);
+	counts_across_overflow(test, &perfctr_x86_k7, 48);
+	counts_across_overflow(test, ARCH, 48);
+	counts_across_overflow(test, AMD, 48);
+}
+
+#if defined(CONFIG_PERFCTR_INTERRUPT_SUPPORT) && defined(CONFIG_X86_LOCAL_APIC)
+/* ---- The overflow interrupt end to end: LVTPC, the vector, the handler ---- */
+
+#define LVT_BITS	(APIC_LVT_MASKED | APIC_MODE_MASK | APIC_VECTOR_MASK)
+
+static void lvtpc_follows_the_reservation(struct kunit *test)
+{
+	const struct perfctr_x86_model *m = boot_vendor_model(test);
+
+	imode_setup(test, m, 48);
+	KUNIT_ASSERT_NULL(test, perfctr_cpu_reserve(test_service));
+	KUNIT_EXPECT_EQ(test, (u32)LOCAL_PERFCTR_VECTOR, apic_read(APIC_LVTPC) & LVT_BITS);
+	perfctr_cpu_release(test_service);
+	KUNIT_EXPECT_EQ(test, (u32)APIC_DM_NMI, apic_read(APIC_LVTPC) & LVT_BITS);
+	/* Without PCINT (no local APIC) perfctr leaves LVTPC alone. */
+	perfctr_x86_set_no_lapic(true);
+	perfctr_x86_use_model(m);
+	KUNIT_ASSERT_NULL(test, perfctr_cpu_reserve(test_service));
+	KUNIT_EXPECT_EQ(test, (u32)APIC_DM_NMI, apic_read(APIC_LVTPC) & LVT_BITS);
+	perfctr_cpu_release(test_service);
+}
+
+static struct perfctr_cpu_state *pmi_state;
+static unsigned int pmi_mask, pmi_calls;
+static unsigned long pmi_pc;
+
+/*
+ * The part of vperfctr_ihandler() that follows the suspend: find the
+ * overflown counters and have them reloaded.  The suspend itself runs in
+ * the test, interrupts off, before the interrupt is taken: the simulated
+ * PMU's accessors are KUnit static stubs, whose lookup takes a spinlock_t
+ * that hard interrupt context may not take.  On the P6 and the K7 (the
+ * models the PMU allocator maps here) identify_overflow writes no MSR.
+ */
+static void pmi_ihandler(unsigned long pc)
+{
+	struct perfctr_cpu_state *st = pmi_state;
+
+	pmi_calls++;
+	pmi_pc = pc;
+	pmi_mask |= perfctr_cpu_identify_overflow(st);
+	if (pmi_mask)
+		perfctr_cpu_ireload(st);
+}
+
+static void overflow_interrupt_end_to_end(struct kunit *test)
+{
+	const struct perfctr_x86_model *m = boot_vendor_model(test);
+	struct perfctr_cpu_state *st;
+	unsigned long before, flags;
+	u32 lvtpc;
+
+	st = istate(test, m, m->ctr_width, -100);
+	KUNIT_ASSERT_NULL(test, perfctr_cpu_reserve(test_service));
+	pmi_state = st;
+	pmi_mask = 0;
+	pmi_calls = 0;
+	pmi_pc = 0;
+	perfctr_cpu_set_ihandler(pmi_ihandler);
+	before = perfctr_x86_interrupts();
+	local_irq_save(flags);
+	perfctr_cpu_resume(st);
+	sim_advance(150);			/* counter 1 passes 0 ... */
+	KUNIT_EXPECT_EQ(test, 1U, sim.pmis);
+	/* ... the CPU raises the interrupt, masking LVTPC (Intel) ... */
+	apic_write(APIC_LVTPC, LOCAL_PERFCTR_VECTOR | APIC_LVT_MASKED);
+	__apic_send_IPI_self(LOCAL_PERFCTR_VECTOR);
+	/* ... taken once interrupts are on again, after this suspend. */
+	perfctr_cpu_suspend(st);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_TRUE(test, wait_interrupts(before + 1));
+	lvtpc = apic_read(APIC_LVTPC) & LVT_BITS;
+	/* The resume after the handler reloads the counter from ireset. */
+	local_irq_save(flags);
+	perfctr_cpu_resume(st);
+	KUNIT_EXPECT_EQ(test, sext(-100), sim.ctr[1]);
+	sim_advance(30);
+	perfctr_cpu_suspend(st);
+	local_irq_restore(flags);
+	perfctr_cpu_set_ihandler(NULL);
+	perfctr_cpu_release(test_service);
+
+	KUNIT_EXPECT_EQ(test, 1U, pmi_calls);
+	KUNIT_EXPECT_NE(test, 0UL, pmi_pc);
+	KUNIT_EXPECT_EQ(test, (unsigned int)BIT(1), pmi_mask);
+	KUNIT_EXPECT_EQ(test, (u32)LOCAL_PERFCTR_VECTOR, lvtpc);	/* re-armed */
+	KUNIT_EXPECT_EQ(test, 180ULL, st->pmc[1].sum);
+	KUNIT_EXPECT_EQ(test, (u32)-70, st->pmc[1].start);
+	KUNIT_EXPECT_EQ(test, 180ULL, st->pmc[0].sum);
+}
+#endif
+
 static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(p6_accepts_counter0),
 	KUNIT_CASE(p6_accepts_both_counters),
@@ -1961,6 +2588,28 @@ static struct kunit_case perfctr_x86_cases[] = {
 #endif
 #ifdef CONFIG_PERFCTR_INTERRUPT_SUPPORT
 	KUNIT_CASE(self_ipi_reaches_the_handler),
+#endif
+	KUNIT_CASE(imode_accepts_int_with_negative_ireset),
+	KUNIT_CASE(imode_rejects_evntsel_without_int),
+	KUNIT_CASE(amode_rejects_int_beside_imode),
+	KUNIT_CASE(imode_rejects_nonnegative_ireset),
+	KUNIT_CASE(arch_fixed_imode_needs_pmi),
+	KUNIT_CASE(imode_needs_a_local_apic),
+	KUNIT_CASE(pcint_reported_only_where_it_should),
+	KUNIT_CASE(imode_resume_writes_start_values),
+	KUNIT_CASE(arch_fixed_imode_resume_writes_start_value),
+	KUNIT_CASE(imode_suspend_stops_the_counters),
+	KUNIT_CASE(arch_fixed_imode_suspend_stops_it),
+	KUNIT_CASE(imode_same_cpu_resume_writes_no_counter),
+	KUNIT_CASE(imode_resume_elsewhere_rewrites),
+	KUNIT_CASE(ireload_forces_the_counters_rewritten),
+	KUNIT_CASE(identify_overflow_finds_the_overflown),
+	KUNIT_CASE(identify_overflow_returns_the_mask),
+	KUNIT_CASE(identify_overflow_clears_the_status),
+	KUNIT_CASE(imode_counts_across_overflow),
+#if defined(CONFIG_PERFCTR_INTERRUPT_SUPPORT) && defined(CONFIG_X86_LOCAL_APIC)
+	KUNIT_CASE(lvtpc_follows_the_reservation),
+	KUNIT_CASE(overflow_interrupt_end_to_end),
 #endif
 	{}
 };
