@@ -15,6 +15,9 @@
  * service installed with perfctr_cpu_set_ihandler(), with the interrupted
  * instruction pointer.
  */
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/init.h>
 #include <linux/percpu.h>
 #include <linux/smp.h>
 #include <linux/perfctr.h>
@@ -63,19 +66,44 @@ static void perfctr_x86_lvtpc_set(void *val)
 	apic_write(APIC_LVTPC, (unsigned long)val);
 }
 
-/* Point every CPU's APIC_LVTPC at LOCAL_PERFCTR_VECTOR.  May sleep. */
+/*
+ * Point every CPU's APIC_LVTPC at LOCAL_PERFCTR_VECTOR.  May sleep.  The
+ * hotplug lock keeps CPUs from coming online meanwhile; those that come
+ * later take the setting from perfctr_x86_cpu_online().
+ */
 void perfctr_x86_lvtpc_take(void)
 {
+	cpus_read_lock();
 	WRITE_ONCE(perfctr_x86_lvtpc, true);
 	on_each_cpu(perfctr_x86_lvtpc_set, (void *)(unsigned long)LOCAL_PERFCTR_VECTOR, 1);
+	cpus_read_unlock();
 }
 
 /* Hand APIC_LVTPC back to NMI delivery, perf_events' setting.  May sleep. */
 void perfctr_x86_lvtpc_give(void)
 {
+	cpus_read_lock();
 	WRITE_ONCE(perfctr_x86_lvtpc, false);
 	on_each_cpu(perfctr_x86_lvtpc_set, (void *)(unsigned long)APIC_DM_NMI, 1);
+	cpus_read_unlock();
 }
+
+/* A CPU coming online while perfctr holds the PMU gets its LVTPC too. */
+static int perfctr_x86_cpu_online(unsigned int cpu)
+{
+	if (READ_ONCE(perfctr_x86_lvtpc))
+		apic_write(APIC_LVTPC, LOCAL_PERFCTR_VECTOR);
+	return 0;
+}
+
+static int __init perfctr_x86_interrupt_init(void)
+{
+	int ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "x86/perfctr:online",
+					    perfctr_x86_cpu_online, NULL);
+
+	return ret < 0 ? ret : 0;
+}
+device_initcall(perfctr_x86_interrupt_init);
 
 bool perfctr_x86_lvtpc_held(void)
 {

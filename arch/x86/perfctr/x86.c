@@ -233,6 +233,18 @@ const struct perfctr_x86_model perfctr_x86_amd_core = {
 	.ovf_ctrl_msr	= MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR,
 };
 
+/* The same before PerfMonV2 (Zen 3 and older): no global control or status. */
+const struct perfctr_x86_model perfctr_x86_amd_core_v1 = {
+	.name		= "AMD family 15h+ core counters",
+	.cpu_type	= PERFCTR_X86_AMD_FAM15H,
+	.nr_ctrs	= 6,
+	.evntsel_msr	= MSR_F15H_PERF_CTL,
+	.perfctr_msr	= MSR_F15H_PERF_CTR,
+	.evntsel_stride	= 2,
+	.high_allowed	= 0xf,		/* EventSelect[11:8] */
+	.ctr_width	= 48,
+};
+
 /*
  * The P5 family (low-level-x86.txt, "Intel P5"): one CESR holds both
  * counters' 16-bit controls; evntsel[i] is the half of counter pmc_map[i].
@@ -1269,7 +1281,8 @@ perfctr_x86_detect(unsigned int vendor, unsigned int family, unsigned int model,
  * The model of the boot CPU: perfctr_x86_detect()'s families, then the
  * P6 family and its descendants from CPUID: architectural perfmon v2+
  * with at least 4 general and 3 fixed counters, else the P6 itself;
- * AMD's core counters (PERFCTR_CORE), else the K7's four.
+ * AMD's core counters (PERFCTR_CORE; with the global control only with
+ * PerfMonV2), else the K7's four.
  */
 static const struct perfctr_x86_model * __init perfctr_x86_detect_boot_cpu(void)
 {
@@ -1298,7 +1311,9 @@ static const struct perfctr_x86_model * __init perfctr_x86_detect_boot_cpu(void)
 	case X86_VENDOR_AMD:
 	case X86_VENDOR_HYGON:
 		if (boot_cpu_has(X86_FEATURE_PERFCTR_CORE))
-			return &perfctr_x86_amd_core;
+			/* The global MSRs exist only with PerfMonV2. */
+			return boot_cpu_has(X86_FEATURE_PERFMON_V2) ?
+			       &perfctr_x86_amd_core : &perfctr_x86_amd_core_v1;
 		return boot_cpu_data.x86 >= 6 ? &perfctr_x86_k7 : NULL;
 	}
 	return NULL;

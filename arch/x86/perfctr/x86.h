@@ -106,6 +106,7 @@ extern const struct perfctr_x86_model perfctr_x86_p6;
 extern const struct perfctr_x86_model perfctr_x86_k7;
 extern const struct perfctr_x86_model perfctr_x86_arch_v2;
 extern const struct perfctr_x86_model perfctr_x86_amd_core;
+extern const struct perfctr_x86_model perfctr_x86_amd_core_v1;
 extern const struct perfctr_x86_model perfctr_x86_p5;
 extern const struct perfctr_x86_model perfctr_x86_p5mmx;
 extern const struct perfctr_x86_model perfctr_x86_mii;
