@@ -187,6 +187,39 @@ static inline __u64 vperfctr_read_pmc_seq(const struct vperfctr_state *s, unsign
 	return sum + (__u32)(now - start);
 }
 
+/*
+ * Whether this thread may read PMCs itself (PERFCTR_FEATURE_RDPMC), asked
+ * once: -1 on error.
+ */
+static inline int perfctr_have_rdpmc(void)
+{
+	static int have = -2;
+	struct perfctr_info info;
+
+	if (have == -2)
+		have = perfctr_info(&info, NULL, NULL) ? -1 :
+		       !!(info.cpu_features & PERFCTR_FEATURE_RDPMC);
+	return have;
+}
+
+/*
+ * Programmable counter @i of the state @fd maps at @s: the fast read
+ * where user space may read PMCs, else the system call (the owner's
+ * counters sampled).  ~0 when both fail.
+ */
+static inline __u64 vperfctr_read_pmc(int fd, const struct vperfctr_state *s, unsigned int i)
+{
+	struct perfctr_sum_ctrs sum;
+
+	if (i >= PERFCTR_NRCTRS)
+		return ~0ULL;
+	if (s && perfctr_have_rdpmc() == 1)
+		return vperfctr_read_pmc_seq(s, i);
+	if (vperfctr_read(fd, &sum, NULL))
+		return ~0ULL;
+	return sum.pmc[i];
+}
+
 /* A control that runs the TSC only. */
 static inline void vperfctr_control_tsc(struct vperfctr_control *c, int on)
 {

@@ -607,6 +607,36 @@ static void on_sigill(int sig)
 	siglongjmp(sigill_jmp, 1);
 }
 
+/* The wrapper reads PMCs itself only where it may (not on the 604). */
+TEST(wrapper_falls_back_to_the_syscall_without_rdpmc)
+{
+	const struct vperfctr_state *s;
+	struct perfctr_sum_ctrs sum;
+	struct vperfctr_control c;
+	unsigned int i, n;
+	int fd;
+
+	if (!model())
+		SKIP(return, "no ppc32 PMC model on this CPU");
+	EXPECT_EQ(has_rdpmc(), perfctr_have_rdpmc());
+	control_a(&c, info.cpu_type, 0);
+	n = c.cpu_control.nractrs;
+	fd = open_control(&c);
+	ASSERT_LE(0, fd);
+	s = vperfctr_map(fd);
+	ASSERT_TRUE(s);
+	/* On the 604 a fast read would raise SIGILL: this must not. */
+	for (i = 0; i < n; i++) {
+		__u64 v = vperfctr_read_pmc(fd, s, i);
+
+		ASSERT_EQ(0, vperfctr_read(fd, &sum, NULL));
+		EXPECT_LE(v, sum.pmc[i]);
+	}
+	EXPECT_EQ(~0ULL, vperfctr_read_pmc(fd, s, PERFCTR_NRCTRS));
+	vperfctr_unmap(s);
+	close_control(fd);
+}
+
 TEST(rdpmc_feature_matches_problem_state_access)
 {
 	struct sigaction sa = { .sa_handler = on_sigill }, old;
