@@ -21,7 +21,7 @@
 static void run(char *prefix, char *cmd)
 {
 	char *argv[16], line[4096];
-	int n = 0, fds[2], status, raw;
+	int n = 0, fds[2], status, raw, bol = 1;
 	FILE *out;
 	pid_t pid;
 
@@ -42,9 +42,15 @@ static void run(char *prefix, char *cmd)
 	close(fds[1]);
 	out = fdopen(fds[0], "r");
 	raw = !strncmp(prefix, "raw-", 4);
-	while (out && fgets(line, sizeof(line), out))
-		printf("%s%s%s%s", raw ? "" : prefix, raw ? "" : ": ", line,
-		       strchr(line, '\n') ? "" : "\n");
+	/* Long lines come in pieces: the prefix goes at the start of a line only. */
+	while (out && fgets(line, sizeof(line), out)) {
+		if (!raw && bol)
+			printf("%s: ", prefix);
+		fputs(line, stdout);
+		bol = strchr(line, '\n') != NULL;
+	}
+	if (!bol)
+		putchar('\n');
 	if (out)
 		fclose(out);
 	waitpid(pid, &status, 0);

@@ -21,6 +21,7 @@
 #include <linux/percpu.h>
 #include <linux/printk.h>
 #include <linux/static_call.h>
+#include <linux/string.h>
 #include <asm/pmc.h>
 #include <asm/ptrace.h>
 #include <asm/time.h>
@@ -237,13 +238,20 @@ const char *perfctr_cpu_reserve(const char *service)
 {
 	const char *ret = NULL;
 
+	unsigned int cpu;
+
 	mutex_lock(&perfctr_reserve_mutex);
-	if (perfctr_current_service)
+	if (perfctr_current_service) {
 		ret = perfctr_current_service;
-	else if (perfctr_model && reserve_pmc_hardware(perfctr_ppc_pmi))
+	} else if (perfctr_model && reserve_pmc_hardware(perfctr_ppc_pmi)) {
 		ret = "perf_events (hardware events: end the perf session or close its events)";
-	else
+	} else {
+		/* perf_events may have programmed the PMU since: trust no cache. */
+		for_each_possible_cpu(cpu)
+			memset(per_cpu_ptr(&perfctr_ppc_cache, cpu), 0,
+			       sizeof(struct perfctr_ppc_cache));
 		perfctr_current_service = service;
+	}
 	mutex_unlock(&perfctr_reserve_mutex);
 	return ret;
 }

@@ -148,10 +148,18 @@ static void ppc64_load_control(const struct perfctr_cpu_state *state,
 			mmcr0 |= MMCR0_PMXE | MMCR0_FCECE |
 				 (pmc == 0 ? MMCR0_PMC1CE : PPC64_MMCR0_PMCXCE);
 	}
-	ppc_enable_pmcs();
+	/* Once per reservation: then only what differs from the CPU's cache. */
+	if (!cache->loaded) {
+		ppc_enable_pmcs();
+		mtspr(SPRN_MMCRA, 0);
+		mtspr(SPRN_MMCR2, 0);
+		cache->loaded = true;
+	} else if (cache->mmcr1 == mmcr1) {
+		goto out;
+	}
 	mtspr(SPRN_MMCR1, mmcr1);
-	mtspr(SPRN_MMCRA, 0);
-	mtspr(SPRN_MMCR2, 0);
+	cache->mmcr1 = mmcr1;
+out:
 	cache->id = state->k1.id;
 	cache->mmcr0 = mmcr0;
 }

@@ -1139,6 +1139,7 @@ fail:
 const char *perfctr_cpu_reserve(const char *service)
 {
 	const char *ret = NULL;
+	unsigned int cpu;
 
 	mutex_lock(&perfctr_reserve_mutex);
 	if (perfctr_current_service) {
@@ -1147,6 +1148,14 @@ const char *perfctr_cpu_reserve(const char *service)
 		   !perfctr_x86_take_pmu(perfctr_model)) {
 		ret = PERFCTR_PERF_HOLDS;
 	} else {
+		/*
+		 * perf_events may have programmed the PMU since perfctr last
+		 * held it: every cached register value is unknown (all ones
+		 * matches no control), so the first resume writes them all.
+		 */
+		for_each_possible_cpu(cpu)
+			memset(per_cpu_ptr(&perfctr_x86_cache, cpu), 0xff,
+			       sizeof(struct perfctr_x86_cache));
 		perfctr_current_service = service;
 		perfctr_reserved_model = perfctr_model;
 		if (perfctr_x86_pcint)
