@@ -427,13 +427,23 @@ static void *worker_fn(void *arg)
 	return NULL;
 }
 
+/*
+ * TSC ticks per millisecond, measured once against CLOCK_MONOTONIC:
+ * perfctr_info's cpu_khz / tsc_to_cpu_mult is only as exact as the
+ * integer multiplier (1 GHz over a 512 MHz timebase gives 1).
+ */
 static unsigned long long tsc_per_ms(void)
 {
-	struct perfctr_info info;
+	static unsigned long long rate;
+	unsigned long long t0, c0;
 
-	if (perfctr_info(&info, NULL, NULL))
-		return 0;
-	return info.cpu_khz / info.tsc_to_cpu_mult;
+	if (!rate) {
+		t0 = now_ns();
+		c0 = perfctr_rdtsc();
+		sleep_ms(50);
+		rate = (perfctr_rdtsc() - c0) * 1000000 / (now_ns() - t0);
+	}
+	return rate;
 }
 
 TEST(virt_sleeper_accrues_less_than_spinner)
