@@ -132,7 +132,8 @@ int main(void)
 			       __atomic_load_n(&th[i].fast, __ATOMIC_RELAXED), slow,
 			       100.0 * slow / (khz * wall_ms));
 			if (DEMO_PMC)
-				printf(" %14llu\n", __atomic_load_n(&th[i].insns, __ATOMIC_RELAXED));
+				printf(" %14llu\n",
+				       __atomic_load_n(&th[i].insns, __ATOMIC_RELAXED));
 			else
 				printf(" %14s\n", "-");
 		}
