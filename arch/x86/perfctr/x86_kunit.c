@@ -905,6 +905,26 @@ static void reserve_refused_while_perf_holds(struct kunit *test)
 	perfctr_cpu_release(test_service);
 }
 
+/* perf_events may have reprogrammed the PMU: a reservation forgets the cache. */
+static void reserve_forgets_the_cached_controls(struct kunit *test)
+{
+	const struct perfctr_x86_model *m = boot_vendor_model(test);
+	struct perfctr_cpu_state *st;
+	unsigned int n;
+
+	st = counting_state(test, m, 40);
+	run(st, 1);
+	n = sim.wrmsrs;
+	KUNIT_EXPECT_LT(test, 0U, n);
+	run(st, 1);
+	KUNIT_EXPECT_EQ(test, n, sim.wrmsrs);	/* cached: nothing written */
+	KUNIT_ASSERT_NULL(test, perfctr_cpu_reserve(test_service));
+	run(st, 1);
+	KUNIT_EXPECT_LT(test, n, sim.wrmsrs);	/* everything written again */
+	KUNIT_EXPECT_EQ(test, (u64)(EN | USR | EVENT), sim.evntsel[0]);
+	perfctr_cpu_release(test_service);
+}
+
 static void generic_model_reserves_no_pmc(struct kunit *test)
 {
 	const struct perfctr_x86_model *m = boot_vendor_model(test);
@@ -2584,6 +2604,7 @@ static struct kunit_case perfctr_x86_cases[] = {
 #ifdef CONFIG_X86_LOCAL_APIC
 	KUNIT_CASE(reserve_takes_the_pmu_from_perf),
 	KUNIT_CASE(reserve_refused_while_perf_holds),
+	KUNIT_CASE(reserve_forgets_the_cached_controls),
 	KUNIT_CASE(generic_model_reserves_no_pmc),
 #endif
 #ifdef CONFIG_PERFCTR_INTERRUPT_SUPPORT
