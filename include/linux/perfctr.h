@@ -16,7 +16,9 @@
 #include <uapi/linux/perfctr.h>
 
 #ifdef CONFIG_PERFCTR
+#include <linux/array_size.h>
 #include <linux/cpumask.h>
+#include <linux/errno.h>
 #include <linux/sched.h>
 #include <linux/thread_info.h>
 
@@ -52,6 +54,41 @@ static inline unsigned int perfctr_cstatus_nrctrs(unsigned int cstatus)
 static inline bool perfctr_cstatus_has_ictrs(unsigned int cstatus)
 {
 	return PERFCTR_CSTATUS_NRICTRS(cstatus) != 0;
+}
+
+/*
+ * For the drivers' perfctr_cpu_update_control(): the checks every model
+ * makes first -- tsc_on is 0 or 1, nractrs + nrictrs fit in the arrays
+ * (without wrapping), the reserved words are zero -- and, once the model
+ * accepted the control, the state it starts from.
+ */
+static inline int perfctr_cpu_check_common(const struct perfctr_cpu_control *cc)
+{
+	unsigned int i;
+
+	if (cc->tsc_on > 1 || cc->nractrs > PERFCTR_NRCTRS ||
+	    cc->nrictrs > PERFCTR_NRCTRS - cc->nractrs)
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(cc->_reserved); i++)
+		if (cc->_reserved[i])
+			return -EINVAL;
+	return 0;
+}
+
+/* @id: the new control's unique non-zero id (the control cache key). */
+static inline void perfctr_cpu_init_state(struct perfctr_cpu_state *state, u32 id)
+{
+	const struct perfctr_cpu_control *cc = &state->control;
+	unsigned int i, nrctrs = cc->nractrs + cc->nrictrs;
+
+	state->cstatus = perfctr_mk_cstatus(cc->tsc_on, cc->nractrs, cc->nrictrs);
+	for (i = 0; i < PERFCTR_NRCTRS; i++) {
+		state->pmc[i].map = i < nrctrs ? cc->pmc_map[i] : 0;
+		/* An i-mode counter starts at its ireset (written at resume). */
+		state->pmc[i].start = i >= cc->nractrs && i < nrctrs ? cc->ireset[i] : 0;
+	}
+	state->k1.id = id;
+	state->k1.isuspend_cpu = -1;
 }
 
 /*

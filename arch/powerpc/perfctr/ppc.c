@@ -96,14 +96,12 @@ int perfctr_cpu_update_control(struct perfctr_cpu_state *state, int is_global)
 {
 	const struct perfctr_cpu_control *cc = &state->control;
 	unsigned int i, nrctrs;
+	u32 id;
 	int err;
 
-	if (cc->tsc_on > 1 || cc->nractrs > PERFCTR_NRCTRS ||
-	    cc->nrictrs > PERFCTR_NRCTRS - cc->nractrs || cc->_reserved0)
+	err = perfctr_cpu_check_common(cc);
+	if (err || cc->_reserved0)
 		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(cc->_reserved); i++)
-		if (cc->_reserved[i])
-			return -EINVAL;
 	nrctrs = cc->nractrs + cc->nrictrs;
 	for (i = nrctrs; i < PERFCTR_NRCTRS; i++)
 		if (cc->pmc_map[i] || cc->evntsel[i] || cc->ireset[i])
@@ -114,15 +112,10 @@ int perfctr_cpu_update_control(struct perfctr_cpu_state *state, int is_global)
 	if (err)
 		return err;
 
-	state->cstatus = perfctr_mk_cstatus(cc->tsc_on, cc->nractrs, cc->nrictrs);
-	for (i = 0; i < PERFCTR_NRCTRS; i++) {
-		state->pmc[i].map = i < nrctrs ? cc->pmc_map[i] : 0;
-		state->pmc[i].start = i >= cc->nractrs && i < nrctrs ? cc->ireset[i] : 0;
-	}
 	do {
-		state->k1.id = atomic_inc_return(&perfctr_control_id);
-	} while (!state->k1.id);
-	state->k1.isuspend_cpu = -1;
+		id = atomic_inc_return(&perfctr_control_id);
+	} while (!id);
+	perfctr_cpu_init_state(state, id);
 	return 0;
 }
 

@@ -949,29 +949,19 @@ static inline u32 perfctr_read_tsc_low(void)
  */
 int perfctr_cpu_update_control(struct perfctr_cpu_state *state, int is_global)
 {
-	const struct perfctr_cpu_control *cc = &state->control;
-	unsigned int i, nrctrs;
+	u32 id;
 	int err;
 
-	if (cc->tsc_on > 1 || cc->nractrs > PERFCTR_NRCTRS ||
-	    cc->nrictrs > PERFCTR_NRCTRS - cc->nractrs)
-		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(cc->_reserved); i++)
-		if (cc->_reserved[i])
-			return -EINVAL;
+	err = perfctr_cpu_check_common(&state->control);
+	if (err)
+		return err;
 	err = static_call(perfctr_x86_check_control)(state, is_global);
 	if (err)
 		return err;
-
-	nrctrs = cc->nractrs + cc->nrictrs;
-	state->cstatus = perfctr_mk_cstatus(cc->tsc_on, cc->nractrs, cc->nrictrs);
-	for (i = 0; i < PERFCTR_NRCTRS; i++) {
-		state->pmc[i].map = i < nrctrs ? cc->pmc_map[i] : 0;
-		/* An i-mode counter starts at its ireset (written at resume). */
-		state->pmc[i].start = i >= cc->nractrs && i < nrctrs ? cc->ireset[i] : 0;
-	}
-	state->k1.id = atomic_inc_return(&perfctr_control_id);
-	state->k1.isuspend_cpu = -1;
+	do {
+		id = atomic_inc_return(&perfctr_control_id);
+	} while (!id);
+	perfctr_cpu_init_state(state, id);
 	return 0;
 }
 
