@@ -48,6 +48,23 @@ struct perfctr_ppc_cache {
 
 DECLARE_PER_CPU(struct perfctr_ppc_cache, perfctr_ppc_cache);
 
+/*
+ * Fold each counter's count since its start into its sum and restart the
+ * period there (suspend and sample); @read_pmc is the model's accessor.
+ */
+static inline void perfctr_ppc_fold(struct perfctr_cpu_state *state,
+				    u32 (*read_pmc)(unsigned int pmc))
+{
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	u32 now;
+
+	for (i = 0; i < nrctrs; i++) {
+		now = read_pmc(state->pmc[i].map);
+		state->pmc[i].sum += (u32)(now - state->pmc[i].start);
+		state->pmc[i].start = now;
+	}
+}
+
 /* Common per-counter checks: a distinct counter each, ireset rules. */
 int perfctr_ppc_check_counters(const struct perfctr_cpu_control *cc,
 			       unsigned int nr_pmcs);

@@ -111,18 +111,6 @@ static void ppc32_freeze(void)
 	isync();
 }
 
-static void ppc32_fold(struct perfctr_cpu_state *state)
-{
-	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
-	u32 now;
-
-	for (i = 0; i < nrctrs; i++) {
-		now = ppc32_read_pmc(state->pmc[i].map);
-		state->pmc[i].sum += (u32)(now - state->pmc[i].start);
-		state->pmc[i].start = now;
-	}
-}
-
 static void ppc32_suspend_pmcs(struct perfctr_cpu_state *state)
 {
 	u32 mmcr0;
@@ -134,7 +122,7 @@ static void ppc32_suspend_pmcs(struct perfctr_cpu_state *state)
 	} else {
 		ppc32_freeze();
 	}
-	ppc32_fold(state);
+	perfctr_ppc_fold(state, ppc32_read_pmc);
 }
 
 /* Load MMCR1/MMCR2 (BAMR) for a control, and compute its running MMCR0. */
@@ -180,7 +168,7 @@ static void ppc32_resume_pmcs(struct perfctr_cpu_state *state)
 
 static void ppc32_sample_pmcs(struct perfctr_cpu_state *state)
 {
-	ppc32_fold(state);
+	perfctr_ppc_fold(state, ppc32_read_pmc);
 }
 
 /* Frozen, PMC1 must hold what is written (an absent PMU reads back 0). */

@@ -115,15 +115,8 @@ static void ppc64_freeze(void)
 
 static void ppc64_suspend_pmcs(struct perfctr_cpu_state *state)
 {
-	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
-	u32 now;
-
 	ppc64_freeze();
-	for (i = 0; i < nrctrs; i++) {
-		now = ppc64_read_pmc(state->pmc[i].map);
-		state->pmc[i].sum += (u32)(now - state->pmc[i].start);
-		state->pmc[i].start = now;
-	}
+	perfctr_ppc_fold(state, ppc64_read_pmc);
 	if (perfctr_cstatus_has_ictrs(state->cstatus)) {
 		/* The PMCs hold this state's i-mode counts until others run. */
 		state->k1.isuspend_cpu = smp_processor_id();
@@ -211,17 +204,15 @@ static void ppc64_resume_pmcs(struct perfctr_cpu_state *state)
 
 static void ppc64_sample_pmcs(struct perfctr_cpu_state *state)
 {
-	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
-	unsigned int nractrs = perfctr_cstatus_nractrs(state->cstatus);
+	unsigned int i, nractrs = perfctr_cstatus_nractrs(state->cstatus);
 	unsigned int idle;
-	u32 now;
 
-	for (i = 0; i < nrctrs; i++) {
-		now = ppc64_read_pmc(state->pmc[i].map);
-		state->pmc[i].sum += (u32)(now - state->pmc[i].start);
-		state->pmc[i].start = now;
-		/* Beside i-mode counters, an a-mode one halfway to negative restarts. */
-		if (i < nractrs && nrctrs > nractrs && now >= 0x40000000U) {
+	perfctr_ppc_fold(state, ppc64_read_pmc);
+	if (!perfctr_cstatus_has_ictrs(state->cstatus))
+		return;
+	/* Beside i-mode counters, an a-mode one halfway to negative restarts. */
+	for (i = 0; i < nractrs; i++) {
+		if (state->pmc[i].start >= 0x40000000U) {
 			ppc64_write_pmc(state->pmc[i].map, 0);
 			state->pmc[i].start = 0;
 		}
