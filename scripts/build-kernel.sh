@@ -20,12 +20,15 @@ kmake() { make -C "$src" O="$out" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} "$@
 cfg=$TOP/scripts/config
 case $arch/$variant in
 ppc64/)	src=$CACHE/src; out=$CACHE/build/$arch
-	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config" "$cfg/$arch-perfctr.config") ;;
+	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config" "$cfg/$arch-perfctr.config"
+	       "$cfg/perfctr-test.config") ;;
 ppc32/)	src=$CACHE/src; out=$CACHE/build/$arch
-	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config" "$cfg/$arch-perfctr.config") ;;
+	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config" "$cfg/$arch-perfctr.config"
+	       "$cfg/perfctr-test.config") ;;
 */)	src=$CACHE/src; out=$CACHE/build/$arch
 	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config"
-	       "$TOP/tools/testing/selftests/perfctr/config" "$cfg/perfctr-kunit.config") ;;
+	       "$TOP/tools/testing/selftests/perfctr/config" "$cfg/perfctr-kunit.config"
+	       "$cfg/perfctr-test.config") ;;
 */base)	src=$CACHE/pristine; out=$CACHE/build/$arch-base
 	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config") ;;
 ppc64/bench) src=$CACHE/src; out=$CACHE/build/$arch-bench

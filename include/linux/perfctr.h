@@ -113,8 +113,19 @@ void perfctr_cpu_set_ihandler(perfctr_ihandler_t handler);
 unsigned int perfctr_cpu_identify_overflow(struct perfctr_cpu_state *state);
 void perfctr_cpu_ireload(struct perfctr_cpu_state *state);
 
-/* CPUs on which user space must not run counters (always empty today). */
+/*
+ * CPUs on which no control with programmable counters may run (x86: a
+ * hyper-threaded P4's second threads; the debugfs file "perfctr/forbidden"
+ * with CONFIG_PERFCTR_DEBUG_FORBIDDEN), reported by sys_perfctr_info().
+ */
 extern cpumask_t perfctr_cpus_forbidden_mask;
+
+/*
+ * The other CPUs on which @state's control cannot run: their PMU lacks a
+ * counter it uses (x86: a hybrid CPU's cores of another type).  Called
+ * once perfctr_cpu_update_control() accepted the control; may sleep.
+ */
+void perfctr_cpu_forbidden(const struct perfctr_cpu_state *state, struct cpumask *mask);
 
 /*
  * Sections that change a running state keep out the overflow interrupt.

@@ -6,8 +6,11 @@
 
 #include <linux/build_bug.h>
 #include <linux/cpumask.h>
+#include <linux/debugfs.h>
 #include <linux/init.h>
+#include <linux/mutex.h>
 #include <linux/perfctr.h>
+#include <linux/seq_file.h>
 #include <linux/stddef.h>
 #include <linux/syscalls.h>
 #include <linux/uaccess.h>
@@ -112,6 +115,60 @@ SYSCALL_DEFINE3(perfctr_info, struct perfctr_info __user *, info,
 	return 0;
 }
 
+#ifdef CONFIG_PERFCTR_DEBUG_FORBIDDEN
+/* debugfs "perfctr/forbidden": perfctr_cpus_forbidden_mask as a CPU list. */
+static DEFINE_MUTEX(perfctr_forbidden_mutex);
+
+static int perfctr_forbidden_show(struct seq_file *m, void *unused)
+{
+	mutex_lock(&perfctr_forbidden_mutex);
+	seq_printf(m, "%*pbl\n", cpumask_pr_args(&perfctr_cpus_forbidden_mask));
+	mutex_unlock(&perfctr_forbidden_mutex);
+	return 0;
+}
+
+static int perfctr_forbidden_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, perfctr_forbidden_show, NULL);
+}
+
+static ssize_t perfctr_forbidden_write(struct file *file, const char __user *ubuf,
+				       size_t len, loff_t *ppos)
+{
+	cpumask_var_t mask;
+	int err;
+
+	if (!alloc_cpumask_var(&mask, GFP_KERNEL))
+		return -ENOMEM;
+	err = cpumask_parselist_user(ubuf, len, mask);
+	if (!err) {
+		mutex_lock(&perfctr_forbidden_mutex);
+		cpumask_copy(&perfctr_cpus_forbidden_mask, mask);
+		mutex_unlock(&perfctr_forbidden_mutex);
+	}
+	free_cpumask_var(mask);
+	return err ? err : len;
+}
+
+static const struct file_operations perfctr_forbidden_fops = {
+	.owner		= THIS_MODULE,
+	.open		= perfctr_forbidden_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+	.write		= perfctr_forbidden_write,
+};
+
+static void __init perfctr_debugfs_init(void)
+{
+	struct dentry *dir = debugfs_create_dir("perfctr", NULL);
+
+	debugfs_create_file("forbidden", 0600, dir, NULL, &perfctr_forbidden_fops);
+}
+#else
+static inline void perfctr_debugfs_init(void) { }
+#endif
+
 static int __init perfctr_init(void)
 {
 	int err;
@@ -131,6 +188,7 @@ static int __init perfctr_init(void)
 		return err;
 	}
 	perfctr_info.abi_version = PERFCTR_ABI_VERSION;
+	perfctr_debugfs_init();
 	pr_info("driver %s, cpu type %u (%s), %u kHz\n",
 		perfctr_info.driver_version, perfctr_info.cpu_type,
 		perfctr_cpu_name, perfctr_info.cpu_khz);

@@ -66,7 +66,15 @@ struct vperfctr {
 	 */
 	unsigned int iresume_cstatus;
 	atomic_t ovf_mask;
+	unsigned long pending;		/* VPERFCTR_PENDING_* bits */
 	struct irq_work signal_work;
+	/*
+	 * The CPUs on which the control cannot run (forbidden_on: there are
+	 * some): the thread's affinity excludes them from the control on, and
+	 * a resume on one of them stops the counters (vperfctr_forbidden_cpu()).
+	 */
+	bool forbidden_on;
+	struct cpumask forbidden;
 	/*
 	 * vperfctr_control()'s argument and the state it is validated in:
 	 * here rather than allocated per call.  Only one control runs at a
@@ -74,7 +82,11 @@ struct vperfctr {
 	 */
 	struct vperfctr_control new_control;
 	struct perfctr_cpu_state new_state;
+	struct cpumask new_forbidden;
 };
+
+/* perfctr->pending: a SIGILL is owed for a resume on a forbidden CPU. */
+#define VPERFCTR_PENDING_SIGILL	0
 
 static struct vfsmount *vperfctr_mnt __ro_after_init;
 static DEFINE_MUTEX(vperfctr_reserve_mutex);
@@ -147,10 +159,31 @@ static void vperfctr_suspend_locked(struct vperfctr *perfctr)
 	vperfctr_write_end(perfctr);
 }
 
+/*
+ * The owner runs on a CPU its control cannot run on (its affinity was
+ * widened again after the control, or a cpuset or CPU hotplug moved it):
+ * virtual.rst's rule -- stop the counters, keeping their sums, and send
+ * the owner SIGILL.  Inside the resume, interrupts off.
+ */
+static void vperfctr_forbidden_cpu(struct vperfctr *perfctr)
+{
+	vperfctr_write_begin(perfctr);
+	cpu_state(perfctr)->cstatus = 0;
+	vperfctr_write_end(perfctr);
+	perfctr->iresume_cstatus = 0;
+	set_bit(VPERFCTR_PENDING_SIGILL, &perfctr->pending);
+	irq_work_queue(&perfctr->signal_work);
+}
+
 static void vperfctr_resume_locked(struct vperfctr *perfctr)
 {
 	if (!perfctr_cstatus_enabled(cpu_state(perfctr)->cstatus))
 		return;
+	if (unlikely(perfctr->forbidden_on) &&
+	    cpumask_test_cpu(smp_processor_id(), &perfctr->forbidden)) {
+		vperfctr_forbidden_cpu(perfctr);
+		return;
+	}
 	vperfctr_write_begin(perfctr);
 	perfctr_cpu_resume(cpu_state(perfctr));
 	vperfctr_write_end(perfctr);
@@ -203,10 +236,10 @@ void __vperfctr_sample(struct vperfctr *perfctr)
 	perfctr_pmi_restore(flags);
 }
 
-/* Send a pending overflow signal now: not in NMI or context-switch context. */
+/* Send pending signals now: not in NMI or context-switch context. */
 static void vperfctr_signal_now(struct vperfctr *perfctr)
 {
-	if (atomic_read(&perfctr->ovf_mask))
+	if (atomic_read(&perfctr->ovf_mask) || READ_ONCE(perfctr->pending))
 		vperfctr_signal_work(&perfctr->signal_work);
 }
 
@@ -233,15 +266,20 @@ static void vperfctr_ihandler(unsigned long pc)
 }
 #endif
 
-/* Send the overflow signal: si_pmc_ovf_mask is the first int of _sifields. */
+/*
+ * Send the owner what it is owed: the overflow signal (si_pmc_ovf_mask is
+ * the first int of _sifields), and SIGILL (si_code SI_KERNEL) after a
+ * resume on a forbidden CPU.
+ */
 static void vperfctr_signal_work(struct irq_work *work)
 {
 	struct vperfctr *perfctr = container_of(work, struct vperfctr, signal_work);
 	unsigned int mask = atomic_xchg(&perfctr->ovf_mask, 0);
+	bool sigill = test_and_clear_bit(VPERFCTR_PENDING_SIGILL, &perfctr->pending);
 	struct kernel_siginfo si;
 	struct task_struct *tsk;
 
-	if (!mask)
+	if (!mask && !sigill)
 		return;
 	clear_siginfo(&si);
 	si.si_signo = perfctr->si_signo;
@@ -250,8 +288,10 @@ static void vperfctr_signal_work(struct irq_work *work)
 	si.si_pid = mask;
 	rcu_read_lock();
 	tsk = READ_ONCE(perfctr->owner);
-	if (tsk)
+	if (tsk && mask)
 		send_sig_info(si.si_signo, &si, tsk);
+	if (tsk && sigill)
+		send_sig_info(SIGILL, SEND_SIG_PRIV, tsk);
 	rcu_read_unlock();
 }
 
@@ -645,6 +685,46 @@ static int vperfctr_check_control(const struct vperfctr_control *ctl)
 	return 0;
 }
 
+/*
+ * The CPUs on which @next's programmable counters cannot run: those on
+ * which no control with counters may run (perfctr_cpus_forbidden_mask:
+ * a hyper-threaded P4's second threads) and those whose PMU lacks what
+ * this one uses (perfctr_cpu_forbidden(): a hybrid CPU's smaller cores).
+ * A TSC-only control runs anywhere.
+ */
+static bool vperfctr_forbidden_cpus(const struct perfctr_cpu_state *next,
+				    struct cpumask *mask)
+{
+	if (!perfctr_cstatus_nrctrs(next->cstatus)) {
+		cpumask_clear(mask);
+		return false;
+	}
+	perfctr_cpu_forbidden(next, mask);
+	cpumask_or(mask, mask, &perfctr_cpus_forbidden_mask);
+	return !cpumask_empty(mask);
+}
+
+/*
+ * virtual.rst: a control with programmable counters takes the forbidden
+ * CPUs out of the thread's affinity.  EINVAL if that leaves no CPU it may
+ * run on; then nothing changed.  @tsk is current or frozen by its tracer.
+ */
+static int vperfctr_exclude_cpus(struct task_struct *tsk, const struct cpumask *forbidden)
+{
+	cpumask_var_t allowed;
+	int err = -EINVAL;
+
+	if (!cpumask_intersects(&tsk->cpus_mask, forbidden))
+		return 0;
+	if (!alloc_cpumask_var(&allowed, GFP_KERNEL))
+		return -ENOMEM;
+	if (cpumask_andnot(allowed, &tsk->cpus_mask, forbidden) &&
+	    cpumask_intersects(allowed, cpu_active_mask))
+		err = set_cpus_allowed_ptr(tsk, allowed);
+	free_cpumask_var(allowed);
+	return err;
+}
+
 /* sys_vperfctr_control() */
 static int do_vperfctr_control(struct vperfctr *perfctr,
 			       const struct vperfctr_control __user *argp)
@@ -653,6 +733,7 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	struct perfctr_cpu_state *next = &perfctr->new_state;
 	struct perfctr_cpu_state *st = cpu_state(perfctr);
 	struct task_struct *tsk;
+	bool forbidden_on, had_pmu;
 	unsigned long flags;
 	unsigned int i;
 	int err;
@@ -673,10 +754,20 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	err = perfctr_cpu_update_control(next, 0);
 	if (err)
 		goto out;
+	forbidden_on = vperfctr_forbidden_cpus(next, &perfctr->new_forbidden);
+	had_pmu = perfctr->has_pmu;
 	if (perfctr_cstatus_nrctrs(next->cstatus)) {
 		err = vperfctr_get_pmu(perfctr);
 		if (err)
 			goto out;
+	}
+	if (forbidden_on) {
+		err = vperfctr_exclude_cpus(tsk, &perfctr->new_forbidden);
+		if (err) {
+			if (!had_pmu)
+				vperfctr_put_pmu(perfctr);
+			goto out;
+		}
 	}
 
 	perfctr_irq_save(flags);
@@ -694,6 +785,8 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	st->cstatus = next->cstatus;
 	vperfctr_write_end(perfctr);
 	perfctr->iresume_cstatus = 0;
+	cpumask_copy(&perfctr->forbidden, &perfctr->new_forbidden);
+	perfctr->forbidden_on = forbidden_on;
 	perfctr->si_signo = ctl->si_signo;
 	perfctr->flags = ctl->flags;
 	if (tsk == current)

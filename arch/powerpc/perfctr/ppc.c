@@ -119,6 +119,18 @@ int perfctr_cpu_update_control(struct perfctr_cpu_state *state, int is_global)
 	return 0;
 }
 
+/**
+ * perfctr_cpu_forbidden - the CPUs a control's PMU cannot serve
+ * @state: a state whose control perfctr_cpu_update_control() accepted
+ * @mask: set to the CPUs on which it cannot run
+ *
+ * Every CPU of a powerpc system has the same PMU: none.
+ */
+void perfctr_cpu_forbidden(const struct perfctr_cpu_state *state, struct cpumask *mask)
+{
+	cpumask_clear(mask);
+}
+
 static inline u32 perfctr_read_tb_low(void)
 {
 	return (u32)get_tb();

@@ -39,6 +39,8 @@ enum perfctr_x86_family {
  *	written sign-extended to it)
  * @ovf_ctrl_msr: P6 family: the MSR that clears overflow status bits
  *	(bit layout of the global control), 0 if none
+ * @gp_mask: P6 family: the general counters, if not the first @nr_ctrs
+ * @fixed_mask: P6 family: the fixed counters, if not the first @nr_fixed
  */
 struct perfctr_x86_model {
 	const char *name;
@@ -60,6 +62,26 @@ struct perfctr_x86_model {
 	bool p4_iq_escr;
 	unsigned int ctr_width;
 	u32 ovf_ctrl_msr;
+	u32 gp_mask;
+	u32 fixed_mask;
+};
+
+/* The most general and fixed counters an architectural perfmon model uses. */
+#define PERFCTR_X86_MAX_GP	16
+#define PERFCTR_X86_MAX_FIXED	8
+
+/**
+ * struct perfctr_x86_pmu_caps - what one CPU's PMU has (hybrid CPUs)
+ * @gp: bitmap of its general counters
+ * @fixed: bitmap of its fixed counters
+ * @width: width of its general counters in bits
+ * @type: its core type (enum x86_topology_cpu_type), for messages
+ */
+struct perfctr_x86_pmu_caps {
+	u32 gp;
+	u32 fixed;
+	u8 width;
+	u8 type;
 };
 
 /* P4 MSRs: ESCRs 0x3a0..0x3e1 (with holes), replay tagging. */
@@ -132,6 +154,11 @@ void perfctr_x86_set_p4_ht(bool ht);
 void perfctr_x86_set_imode(bool on);
 void perfctr_x86_set_no_lapic(bool on);
 u64 perfctr_x86_ctr_mask(void);
+void perfctr_x86_parse_pmu_caps(struct perfctr_x86_pmu_caps *caps, u32 eax10,
+				u32 ecx10, u32 edx10, bool ext, u32 gp23, u32 fixed23);
+void perfctr_x86_set_cpu_pmu_caps(unsigned int cpu, const struct perfctr_x86_pmu_caps *caps);
+void perfctr_x86_get_cpu_pmu_caps(unsigned int cpu, struct perfctr_x86_pmu_caps *caps);
+const struct perfctr_x86_model *perfctr_x86_hybrid_model(void);
 
 #ifdef CONFIG_PERFCTR_INTERRUPT_SUPPORT
 void perfctr_x86_set_ihandler(perfctr_ihandler_t handler);

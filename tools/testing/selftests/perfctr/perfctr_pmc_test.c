@@ -25,7 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -942,6 +944,207 @@ TEST_F(ppc_bad_control, refused_and_nothing_changes)
 	EXPECT_EQ(0, memcmp(&back.cpu_control, &self->good.cpu_control, sizeof(back.cpu_control)));
 	/* still counting, sum kept */
 	EXPECT_LE(s1.pmc[0] + 100000, s2.pmc[0]);
+}
+
+/* ------------------------------------------------------ forbidden CPUs */
+
+/*
+ * virtual.rst's forbidden CPUs: a control with programmable counters
+ * takes them out of the thread's affinity, and a resume on one stops the
+ * counters and sends SIGILL.  Hardware that forbids CPUs (hyper-threaded
+ * P4s, hybrid Intel CPUs: their rules are in the x86 KUnit suite) is not
+ * here, so CPU 1 is forbidden through CONFIG_PERFCTR_DEBUG_FORBIDDEN's
+ * debugfs file, and the core's rules are tested with real counters.
+ */
+#define FORBIDDEN_FILE	"/sys/kernel/debug/perfctr/forbidden"
+
+static int set_forbidden(const char *list)
+{
+	ssize_t len = strlen(list), n;
+	int fd;
+
+	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	fd = open(FORBIDDEN_FILE, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	n = write(fd, list, len);
+	close(fd);
+	return n == len ? 0 : -1;
+}
+
+static int on_cpus(const cpu_set_t *set, int a, int b)
+{
+	return CPU_COUNT(set) == (a >= 0) + (b >= 0) &&
+	       (a < 0 || CPU_ISSET(a, set)) && (b < 0 || CPU_ISSET(b, set));
+}
+
+static int pin_to_both(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	CPU_SET(1, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+static int sigill_count, sigill_code;
+
+static void on_sigill(int sig, siginfo_t *si, void *uc)
+{
+	STORE(sigill_code, si->si_code);
+	__atomic_add_fetch(&sigill_count, 1, __ATOMIC_SEQ_CST);
+}
+
+FIXTURE(forbidden) {
+	int fd;
+	const struct vperfctr_state *s;
+	struct vperfctr_control pmc, tsc;
+};
+
+FIXTURE_SETUP(forbidden)
+{
+	static const unsigned int map[] = { PMC5 };
+
+	self->fd = -1;
+	self->s = NULL;
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU: none to forbid");
+	if (set_forbidden("1\n"))
+		SKIP(return, "no %s (CONFIG_PERFCTR_DEBUG_FORBIDDEN)", FORBIDDEN_FILE);
+	ASSERT_EQ(0, pin_to_both());
+	amode(&self->pmc, MMCR0_FCS, 1, map, NULL);
+	vperfctr_control_tsc(&self->tsc, 1);
+	self->fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+	ASSERT_LE(0, self->fd);
+	self->s = vperfctr_map(self->fd);
+	ASSERT_NE(NULL, self->s);
+}
+
+FIXTURE_TEARDOWN(forbidden)
+{
+	if (self->fd >= 0)
+		close_state(self->fd, self->s);
+	set_forbidden("\n");
+	pin_to_both();
+}
+
+TEST_F(forbidden, info_reports_the_forbidden_cpus)
+{
+	struct {
+		struct perfctr_cpu_mask m;
+		__u32 words[8];
+	} f = { .m.nrwords = 8 };
+
+	ASSERT_EQ(0, perfctr_info(NULL, NULL, &f.m));
+	EXPECT_EQ(0x2U, f.m.mask[0]);
+	ASSERT_EQ(0, set_forbidden("\n"));
+	ASSERT_EQ(0, perfctr_info(NULL, NULL, &f.m));
+	EXPECT_EQ(0U, f.m.mask[0]);
+}
+
+TEST_F(forbidden, pmc_control_moves_the_thread_off_them)
+{
+	cpu_set_t set;
+	__u64 n;
+
+	ASSERT_EQ(0, vperfctr_control(self->fd, &self->pmc));
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(set), &set));
+	EXPECT_TRUE(on_cpus(&set, 0, -1));
+	EXPECT_EQ(0, sched_getcpu());
+	n = min_count_loop(self->s, 100000, 3);
+	EXPECT_LE(100000, n);
+	EXPECT_GT(100000 + READ_OVERHEAD_MAX, n);
+}
+
+TEST_F(forbidden, tsc_only_control_runs_anywhere)
+{
+	cpu_set_t set;
+
+	ASSERT_EQ(0, vperfctr_control(self->fd, &self->tsc));
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(set), &set));
+	EXPECT_TRUE(on_cpus(&set, 0, 1));
+}
+
+TEST_F(forbidden, no_cpu_left_is_einval_and_changes_nothing)
+{
+	struct vperfctr_control back;
+	cpu_set_t set;
+	int pfd;
+
+	ASSERT_EQ(0, vperfctr_control(self->fd, &self->tsc));
+	ASSERT_EQ(0, pin_to_cpu(1));
+	EXPECT_EQ(-1, vperfctr_control(self->fd, &self->pmc));
+	EXPECT_EQ(EINVAL, errno);
+	ASSERT_EQ(0, vperfctr_read(self->fd, NULL, &back));
+	EXPECT_EQ(0, memcmp(&back.cpu_control, &self->tsc.cpu_control, sizeof(back.cpu_control)));
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(set), &set));
+	EXPECT_TRUE(on_cpus(&set, 1, -1));
+	EXPECT_TRUE(self->s->cpu_state.cstatus & PERFCTR_CSTATUS_TSC);
+	/* The refused control did not keep the PMU from perf_events. */
+	pfd = perf_hw_open();
+	EXPECT_LE(0, pfd);
+	if (pfd >= 0)
+		close(pfd);
+}
+
+TEST_F(forbidden, resume_on_a_forbidden_cpu_stops_the_counters_and_sends_sigill)
+{
+	struct sigaction sa = { .sa_sigaction = on_sigill, .sa_flags = SA_SIGINFO };
+	struct perfctr_sum_ctrs s1, s2;
+	int k;
+
+	ASSERT_EQ(0, sigaction(SIGILL, &sa, NULL));
+	ASSERT_EQ(0, vperfctr_control(self->fd, &self->pmc));
+	insn_loop(1000000);
+	/* Widened again, and moved: the resume there stops everything. */
+	ASSERT_EQ(0, pin_to_cpu(1));
+	for (k = 0; k < 1000 && !LOAD(sigill_count); k++)
+		usleep(1000);
+	EXPECT_EQ(1, LOAD(sigill_count));
+	EXPECT_EQ(SI_KERNEL, LOAD(sigill_code));
+	EXPECT_EQ(1, sched_getcpu());
+	EXPECT_EQ(0U, self->s->cpu_state.cstatus);
+	ASSERT_EQ(0, vperfctr_read(self->fd, &s1, NULL));
+	EXPECT_LE(1000000, s1.pmc[0]);		/* the sums are kept */
+	insn_loop(1000000);
+	ASSERT_EQ(0, vperfctr_read(self->fd, &s2, NULL));
+	EXPECT_EQ(s1.pmc[0], s2.pmc[0]);	/* and no longer grow */
+	EXPECT_EQ(s1.tsc, s2.tsc);
+	EXPECT_EQ(-1, vperfctr_iresume(self->fd));
+	EXPECT_EQ(1, LOAD(sigill_count));
+	/* Only CPU 1 allowed: a new control cannot run. */
+	EXPECT_EQ(-1, vperfctr_control(self->fd, &self->pmc));
+	EXPECT_EQ(EINVAL, errno);
+	signal(SIGILL, SIG_DFL);
+}
+
+TEST_F(forbidden, tracer_control_restricts_the_tracee)
+{
+	cpu_set_t set;
+	int fd, status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		raise(SIGSTOP);
+		_exit(sched_getcpu() == 0 ? 0 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	fd = vperfctr_open(pid, VPERFCTR_OPEN_CREAT);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vperfctr_control(fd, &self->pmc));
+	ASSERT_EQ(0, sched_getaffinity(pid, sizeof(set), &set));
+	EXPECT_TRUE(on_cpus(&set, 0, -1));
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	close(fd);
 }
 
 int main(int argc, char **argv)

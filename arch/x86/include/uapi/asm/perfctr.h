@@ -42,6 +42,7 @@
 /* Appended by this series. */
 #define PERFCTR_X86_INTEL_ARCH		24	/* architectural perfmon v2+ */
 #define PERFCTR_X86_AMD_FAM15H		25	/* AMD family 15h+ core counters */
+#define PERFCTR_X86_INTEL_HYBRID	26	/* hybrid Intel: a PMU per core type */
 
 /* Room for this many programmable counters in every per-counter array. */
 #define PERFCTR_NRCTRS		18
