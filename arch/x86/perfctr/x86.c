@@ -95,21 +95,13 @@ DEFINE_STATIC_CALL(perfctr_x86_resume_pmcs, generic_resume_pmcs);
 DEFINE_STATIC_CALL(perfctr_x86_write_control, generic_write_control);
 
 /*
- * Interrupt-mode counters need the overflow interrupt: the P6 family with
- * a local APIC and CONFIG_PERFCTR_INTERRUPT_SUPPORT (perfctr_x86_pcint,
- * set with the model).  The P4's i-mode code is not written yet, but its
- * i-mode rules are checked all the same (the KUnit suite tests them with
- * perfctr_x86_imode on).  perfctr_x86_no_lapic lets the suite play a CPU
- * without a local APIC.
+ * Interrupt-mode counters need the overflow interrupt: the P6 family and
+ * the P4 with a local APIC and CONFIG_PERFCTR_INTERRUPT_SUPPORT
+ * (perfctr_x86_pcint, set with the model).  perfctr_x86_no_lapic lets the
+ * KUnit suite play a CPU without a local APIC.
  */
-static bool perfctr_x86_imode;
 static bool perfctr_x86_pcint;
 static bool perfctr_x86_no_lapic;
-
-void perfctr_x86_set_imode(bool on)
-{
-	perfctr_x86_imode = on;
-}
 
 void perfctr_x86_set_no_lapic(bool on)
 {
@@ -722,13 +714,17 @@ static void p6_istop(const struct perfctr_cpu_state *state, struct perfctr_x86_c
 	cache->id = 0;
 }
 
-static void p6_isuspend(struct perfctr_cpu_state *state)
+/* A family's way to stop a state's i-mode counters on this CPU. */
+typedef void (*perfctr_x86_istop_t)(const struct perfctr_cpu_state *state,
+				    struct perfctr_x86_cache *cache);
+
+static void imode_suspend(struct perfctr_cpu_state *state, perfctr_x86_istop_t istop)
 {
 	struct perfctr_x86_cache *cache = perfctr_x86_this_cache();
 	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
 	u32 now;
 
-	p6_istop(state, cache);
+	istop(state, cache);
 	for (i = perfctr_cstatus_nractrs(state->cstatus); i < nrctrs; i++) {
 		now = perfctr_x86_rdpmc_low(state->pmc[i].map);
 		state->pmc[i].sum += (u32)(now - state->pmc[i].start);
@@ -738,7 +734,9 @@ static void p6_isuspend(struct perfctr_cpu_state *state)
 	cache->iid = state->k1.id;
 }
 
-static void p6_iresume(struct perfctr_cpu_state *state)
+/* @map_mask: the bits of pmc_map[] that address the counter. */
+static void imode_resume(struct perfctr_cpu_state *state, perfctr_x86_istop_t istop,
+			 u32 map_mask)
 {
 	const struct perfctr_x86_model *m = perfctr_model;
 	struct perfctr_x86_cache *cache = perfctr_x86_this_cache();
@@ -750,10 +748,20 @@ static void p6_iresume(struct perfctr_cpu_state *state)
 	if (held)
 		return;
 	/* No premature events or interrupts: stopped, then loaded. */
-	p6_istop(state, cache);
+	istop(state, cache);
 	for (i = perfctr_cstatus_nractrs(state->cstatus); i < nrctrs; i++)
-		perfctr_x86_wrmsr(p6_ctr_msr(m, state->pmc[i].map),
+		perfctr_x86_wrmsr(p6_ctr_msr(m, state->pmc[i].map & map_mask),
 				  (u64)(s64)(s32)state->pmc[i].start & perfctr_x86_width_mask);
+}
+
+static void p6_isuspend(struct perfctr_cpu_state *state)
+{
+	imode_suspend(state, p6_istop);
+}
+
+static void p6_iresume(struct perfctr_cpu_state *state)
+{
+	imode_resume(state, p6_istop, ~0U);
 }
 
 /* Without i-mode counters (the other families). */
@@ -1064,8 +1072,8 @@ static int p4_check_control(struct perfctr_cpu_state *state, int is_global)
 	} else if (pmv) {
 		return -EINVAL;
 	}
-	if (cc->nrictrs && !perfctr_x86_imode)
-		return -EINVAL;
+	if (cc->nrictrs && !perfctr_x86_pcint)
+		return -EINVAL;		/* no overflow interrupt */
 	return 0;
 }
 
@@ -1114,6 +1122,36 @@ static void p4_write_control(const struct perfctr_cpu_state *state)
 		perfctr_x86_wrmsr(PERFCTR_P4_PEBS_MATRIX_VERT, cc->p4.pebs_matrix_vert);
 	}
 	cache->id = state->k1.id;
+}
+
+/*
+ * P4 i-mode counters (OVF_PMI_T0 set in their CCCR): stopped at every
+ * suspend by clearing the CCCR, which also clears its sticky OVF flag,
+ * and reloaded at resume as in the P6 family (imode_suspend/resume): the
+ * counters are 40 bits wide and overflow when they pass 0.
+ */
+static void p4_istop(const struct perfctr_cpu_state *state, struct perfctr_x86_cache *cache)
+{
+	unsigned int i, pmc, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+
+	for (i = perfctr_cstatus_nractrs(state->cstatus); i < nrctrs; i++) {
+		pmc = state->pmc[i].map & ~P4_FAST_RDPMC;
+		if (!cache->evntsel[pmc])
+			continue;
+		cache->evntsel[pmc] = 0;
+		perfctr_x86_wrmsr(P4_CCCR0_MSR + pmc, 0);
+	}
+	cache->id = 0;
+}
+
+static void p4_isuspend(struct perfctr_cpu_state *state)
+{
+	imode_suspend(state, p4_istop);
+}
+
+static void p4_iresume(struct perfctr_cpu_state *state)
+{
+	imode_resume(state, p4_istop, ~(u32)P4_FAST_RDPMC);
 }
 
 static inline u32 perfctr_read_tsc_low(void)
@@ -1543,6 +1581,15 @@ static void perfctr_x86_set_forbidden(const struct perfctr_x86_model *model)
 			cpumask_set_cpu(cpu, &perfctr_cpus_forbidden_mask);
 }
 
+/* The overflow interrupt (i-mode counters) needs the local APIC. */
+static void perfctr_x86_set_pcint(void)
+{
+	perfctr_x86_pcint = IS_ENABLED(CONFIG_PERFCTR_INTERRUPT_SUPPORT) &&
+			    boot_cpu_has(X86_FEATURE_APIC) && !perfctr_x86_no_lapic;
+	if (perfctr_x86_pcint)
+		perfctr_cpu_features |= PERFCTR_FEATURE_PCINT;
+}
+
 /**
  * perfctr_x86_use_model - run @model's operations from now on
  * @model: a model, or NULL for the generic one
@@ -1586,11 +1633,7 @@ void perfctr_x86_use_model(const struct perfctr_x86_model *model)
 						      perfctr_x86_arch_width ?
 						      perfctr_x86_arch_width :
 						      model->ctr_width) - 1, 0);
-		/* The overflow interrupt needs the local APIC. */
-		perfctr_x86_pcint = IS_ENABLED(CONFIG_PERFCTR_INTERRUPT_SUPPORT) &&
-				    boot_cpu_has(X86_FEATURE_APIC) && !perfctr_x86_no_lapic;
-		if (perfctr_x86_pcint)
-			perfctr_cpu_features |= PERFCTR_FEATURE_PCINT;
+		perfctr_x86_set_pcint();
 		break;
 	case PERFCTR_X86_FAM_P5:
 		if (model->no_rdpmc)
@@ -1608,6 +1651,10 @@ void perfctr_x86_use_model(const struct perfctr_x86_model *model)
 		p4_escr_map_init();
 		perfctr_x86_set_ops(p4_check_control, rdpmc_suspend_pmcs,
 				    rdpmc_resume_pmcs, p4_write_control);
+		static_call_update(perfctr_x86_isuspend, p4_isuspend);
+		static_call_update(perfctr_x86_iresume, p4_iresume);
+		perfctr_x86_width_mask = GENMASK_ULL(39, 0);
+		perfctr_x86_set_pcint();
 		break;
 	}
 }

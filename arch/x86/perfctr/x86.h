@@ -151,7 +151,6 @@ perfctr_x86_detect(unsigned int vendor, unsigned int family, unsigned int model,
 const struct perfctr_x86_model *perfctr_x86_boot_model(void);
 unsigned int perfctr_x86_p4_escr_msr(unsigned int pmc, u32 cccr);
 void perfctr_x86_set_p4_ht(bool ht);
-void perfctr_x86_set_imode(bool on);
 void perfctr_x86_set_no_lapic(bool on);
 u64 perfctr_x86_ctr_mask(void);
 void perfctr_x86_parse_pmu_caps(struct perfctr_x86_pmu_caps *caps, u32 eax10,

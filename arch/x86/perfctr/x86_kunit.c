@@ -155,6 +155,11 @@ static void sim_advance(u64 events)
 			sim.pmis++;
 			sim.status |= BIT_ULL(i);
 		}
+		if (sim.model->family == PERFCTR_X86_FAM_P4 && sim.ctr[i] + events > mask) {
+			sim.evntsel[i] |= BIT(31);		/* the CCCR's OVF flag */
+			if (sim.evntsel[i] & BIT(26))		/* OVF_PMI_T0 */
+				sim.pmis++;
+		}
 		sim.ctr[i] = (sim.ctr[i] + events) & mask;
 	}
 	for (i = 0; i < sim.model->nr_fixed; i++) {
@@ -201,7 +206,6 @@ static int perfctr_x86_test_init(struct kunit *test)
 static void perfctr_x86_test_exit(struct kunit *test)
 {
 	perfctr_x86_set_p4_ht(false);
-	perfctr_x86_set_imode(false);
 	perfctr_x86_set_no_lapic(false);
 	perfctr_x86_use_model(perfctr_x86_boot_model());
 	migrate_enable();
@@ -1023,6 +1027,7 @@ static const u16 sdm_escr[18][8] = {
 };
 
 #define CCCR_MSR(n)	(0x360 + (n))
+#define P4_CTR_MSR(n)	(0x300 + (n))
 #define C_ENABLE	BIT(12)
 #define C_SEL(n)	((n) << 13)
 #define C_ACTIVE	(BIT(17) | BIT(16))
@@ -1083,6 +1088,13 @@ static void simx_wrmsr(u32 msr, u64 val)
 	case PERFCTR_X86_FAM_P4:
 		if (msr >= CCCR_MSR(0) && msr < CCCR_MSR(18)) {
 			sim.evntsel[msr - CCCR_MSR(0)] = val;
+			return;
+		}
+		if (msr >= P4_CTR_MSR(0) && msr < P4_CTR_MSR(18)) {
+			if (val & ~GENMASK_ULL(39, 0))
+				sim.stray++;
+			sim.ctr[msr - P4_CTR_MSR(0)] = val & GENMASK_ULL(39, 0);
+			sim.ctr_writes++;
 			return;
 		}
 		if (msr >= 0x3a0 && msr < 0x3a0 + PERFCTR_P4_NR_ESCRS) {
@@ -1273,6 +1285,9 @@ static void p5_family_features(struct kunit *test)
 		{ P4M2, PERFCTR_X86_INTEL_P4M2, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
 		{ P4M3, PERFCTR_X86_INTEL_P4M3, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
 	};
+	/* The P4 has i-mode counters where the overflow interrupt works. */
+	u32 p4_pcint = IS_ENABLED(CONFIG_PERFCTR_INTERRUPT_SUPPORT) &&
+		       boot_cpu_has(X86_FEATURE_APIC) ? PERFCTR_FEATURE_PCINT : 0;
 	struct perfctr_info info;
 	unsigned int i;
 
@@ -1281,7 +1296,9 @@ static void p5_family_features(struct kunit *test)
 		perfctr_x86_use_model(t[i].m);
 		perfctr_cpu_fill_info(&info);
 		KUNIT_EXPECT_EQ_MSG(test, t[i].type, info.cpu_type, "%s", t[i].m->name);
-		KUNIT_EXPECT_EQ_MSG(test, t[i].features, info.cpu_features, "%s", t[i].m->name);
+		KUNIT_EXPECT_EQ_MSG(test, t[i].features |
+				    (t[i].m->family == PERFCTR_X86_FAM_P4 ? p4_pcint : 0),
+				    info.cpu_features, "%s", t[i].m->name);
 		KUNIT_EXPECT_STREQ(test, t[i].m->name, perfctr_cpu_name);
 	}
 }
@@ -1615,9 +1632,12 @@ static void p4_ovf_pmi_rules(struct kunit *test)
 	/* a-mode: OVF_PMI_T0 clear. */
 	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4, 12, IQ_CCCR | C_PMI_T0, IQ_ESCR));
 	/* Without the overflow interrupt, no i-mode counter at all ... */
+	perfctr_x86_set_no_lapic(true);
 	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check_imode(test, IQ_CCCR | C_PMI_T0, -100));
+	perfctr_x86_set_no_lapic(false);
+	if (!IS_ENABLED(CONFIG_PERFCTR_INTERRUPT_SUPPORT) || !boot_cpu_has(X86_FEATURE_APIC))
+		kunit_skip(test, "no overflow interrupt without a local APIC");
 	/* ... and with it, the seed's rules. */
-	perfctr_x86_set_imode(true);
 	KUNIT_EXPECT_EQ(test, 0, p4_check_imode(test, IQ_CCCR | C_PMI_T0, -100));
 	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check_imode(test, IQ_CCCR, -100));
 	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check_imode(test, IQ_CCCR | C_PMI_T0, 0));
@@ -2232,13 +2252,19 @@ static void irun(struct perfctr_cpu_state *st, u64 events)
 	run(st, events);
 }
 
-static void suspend_now(struct perfctr_cpu_state *st)
+/* A driver operation on @st, with interrupts off as the hooks run it. */
+static void irqs_off(void (*op)(struct perfctr_cpu_state *), struct perfctr_cpu_state *st)
 {
 	unsigned long flags;
 
 	local_irq_save(flags);
-	perfctr_cpu_suspend(st);
+	op(st);
 	local_irq_restore(flags);
+}
+
+static void suspend_now(struct perfctr_cpu_state *st)
+{
+	irqs_off(perfctr_cpu_suspend, st);
 }
 
 static void imode_accepts_int_with_negative_ireset(struct kunit *test)
@@ -2352,8 +2378,9 @@ static bool reports_pcint(const struct perfctr_x86_model *m)
 static void pcint_reported_only_where_it_should(struct kunit *test)
 {
 	static const struct perfctr_x86_model *const others[] = {
-		NULL, P5, P5MMX, MII, C6, WC2, VC3, P4, P4M2, P4M3,
+		NULL, P5, P5MMX, MII, C6, WC2, VC3,
 	};
+	static const struct perfctr_x86_model *const p4s[] = { P4, P4M2, P4M3 };
 	bool can = IS_ENABLED(CONFIG_PERFCTR_INTERRUPT_SUPPORT) &&
 		   boot_cpu_has(X86_FEATURE_APIC);
 	unsigned int i;
@@ -2361,6 +2388,8 @@ static void pcint_reported_only_where_it_should(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(p6_family); i++)
 		KUNIT_EXPECT_EQ_MSG(test, can, reports_pcint(p6_family[i]),
 				    "%s", p6_family[i]->name);
+	for (i = 0; i < ARRAY_SIZE(p4s); i++)
+		KUNIT_EXPECT_EQ_MSG(test, can, reports_pcint(p4s[i]), "%s", p4s[i]->name);
 	for (i = 0; i < ARRAY_SIZE(others); i++)
 		KUNIT_EXPECT_FALSE_MSG(test, reports_pcint(others[i]), "%s",
 				       others[i] ? others[i]->name : "generic");
@@ -2661,6 +2690,102 @@ static void imode_counts_across_overflow(struct kunit *test)
 	counts_across_overflow(test, AMD, 48);
 }
 
+/* ---- P4 i-mode: OVF_PMI_T0, 40-bit counters, the CCCR cleared at suspend ---- */
+
+#define P4_ICCCR	(IQ_CCCR | C_PMI_T0)
+
+/* A validated P4 state with one i-mode counter, IQ_COUNTER0 (12). */
+static struct perfctr_cpu_state *p4_istate(struct kunit *test, int ireset)
+{
+	u32 map = 12, cccr = P4_ICCCR, escr = IQ_ESCR;
+	struct perfctr_cpu_state *st;
+
+	if (!IS_ENABLED(CONFIG_PERFCTR_INTERRUPT_SUPPORT) || !boot_cpu_has(X86_FEATURE_APIC))
+		kunit_skip(test, "no overflow interrupt without a local APIC");
+	st = p4_state(test, P4, 1, &map, &cccr, &escr);
+	st->control.nractrs = 0;
+	st->control.nrictrs = 1;
+	st->control.ireset[0] = ireset;
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	return st;
+}
+
+static void resume_now(struct perfctr_cpu_state *st)
+{
+	irqs_off(perfctr_cpu_resume, st);
+}
+
+static void p4_imode_resume_writes_start_value(struct kunit *test)
+{
+	struct perfctr_cpu_state *st = p4_istate(test, -1000);
+	int ctr, cccr;
+
+	sim.ctr[12] = 0x1234;		/* what another thread left */
+	resume_now(st);
+	KUNIT_EXPECT_EQ(test, sext(-1000), sim.ctr[12]);
+	KUNIT_EXPECT_EQ(test, 1U, sim.ctr_writes);
+	ctr = sim_written(P4_CTR_MSR(12), 0);
+	cccr = sim_written(CCCR_MSR(12), 0);
+	KUNIT_EXPECT_GE(test, ctr, 0);
+	KUNIT_EXPECT_LT(test, ctr, cccr);	/* loaded, then started */
+	KUNIT_EXPECT_EQ(test, (u64)P4_ICCCR, sim.evntsel[12]);
+	KUNIT_EXPECT_EQ(test, 0U, sim.stray);
+	suspend_now(st);
+}
+
+static void p4_imode_suspend_stops_it(struct kunit *test)
+{
+	struct perfctr_cpu_state *st = p4_istate(test, -1000);
+
+	run(st, 10);
+	KUNIT_EXPECT_EQ(test, 0ULL, sim.evntsel[12]);
+	KUNIT_EXPECT_EQ(test, 10ULL, st->pmc[0].sum);
+	sim_advance(10);			/* stopped: counts nothing */
+	KUNIT_EXPECT_EQ(test, sext(-990), sim.ctr[12]);
+}
+
+static void p4_imode_same_cpu_resume_writes_no_counter(struct kunit *test)
+{
+	struct perfctr_cpu_state *st = p4_istate(test, -1000);
+
+	run(st, 10);
+	sim.ctr_writes = 0;
+	resume_now(st);
+	KUNIT_EXPECT_EQ(test, 0U, sim.ctr_writes);
+	KUNIT_EXPECT_EQ(test, (u64)P4_ICCCR, sim.evntsel[12]);
+	sim_advance(5);
+	suspend_now(st);
+	KUNIT_EXPECT_EQ(test, 15ULL, st->pmc[0].sum);
+	/* Elsewhere (or after an ireload) the counter is written again. */
+	perfctr_cpu_ireload(st);
+	resume_now(st);
+	KUNIT_EXPECT_EQ(test, 1U, sim.ctr_writes);
+	suspend_now(st);
+}
+
+static void p4_imode_overflow_found_and_rearmed(struct kunit *test)
+{
+	struct perfctr_cpu_state *st = p4_istate(test, -100);
+
+	resume_now(st);
+	sim_advance(150);
+	KUNIT_EXPECT_EQ(test, 1U, sim.pmis);
+	KUNIT_EXPECT_TRUE(test, sim.evntsel[12] & C_OVF);
+	suspend_now(st);
+	/* The suspend cleared the CCCR, and with it the sticky OVF flag. */
+	KUNIT_EXPECT_EQ(test, 0ULL, sim.evntsel[12]);
+	KUNIT_EXPECT_EQ(test, 1U, perfctr_cpu_identify_overflow(st));
+	KUNIT_EXPECT_EQ(test, (u32)-100, st->pmc[0].start);
+	KUNIT_EXPECT_EQ(test, 150ULL, st->pmc[0].sum);
+	perfctr_cpu_ireload(st);
+	resume_now(st);
+	KUNIT_EXPECT_EQ(test, sext(-100), sim.ctr[12]);
+	sim_advance(40);
+	suspend_now(st);
+	KUNIT_EXPECT_EQ(test, 0U, perfctr_cpu_identify_overflow(st));
+	KUNIT_EXPECT_EQ(test, 190ULL, st->pmc[0].sum);
+}
+
 #if defined(CONFIG_PERFCTR_INTERRUPT_SUPPORT) && defined(CONFIG_X86_LOCAL_APIC)
 /* ---- The overflow interrupt end to end: LVTPC, the vector, the handler ---- */
 
@@ -2892,6 +3017,10 @@ static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(identify_overflow_returns_the_mask),
 	KUNIT_CASE(identify_overflow_clears_the_status),
 	KUNIT_CASE(imode_counts_across_overflow),
+	KUNIT_CASE(p4_imode_resume_writes_start_value),
+	KUNIT_CASE(p4_imode_suspend_stops_it),
+	KUNIT_CASE(p4_imode_same_cpu_resume_writes_no_counter),
+	KUNIT_CASE(p4_imode_overflow_found_and_rearmed),
 #if defined(CONFIG_PERFCTR_INTERRUPT_SUPPORT) && defined(CONFIG_X86_LOCAL_APIC)
 	KUNIT_CASE(lvtpc_follows_the_reservation),
 	KUNIT_CASE(overflow_interrupt_end_to_end),

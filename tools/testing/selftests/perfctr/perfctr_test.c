@@ -460,7 +460,13 @@ TEST(virt_sleeper_accrues_less_than_spinner)
 	ASSERT_EQ(0, r.err);
 	TH_LOG("sleeper %llu, spinner %llu TSC ticks", s.tsc, r.tsc);
 	EXPECT_GT(r.tsc, 100 * tsc_per_ms());	/* at least half its 200 ms */
-	EXPECT_LT(s.tsc * 10, r.tsc);
+	/*
+	 * Unvirtualised, the sleeper would accrue as much as the spinner.
+	 * Under an emulator its few microseconds of running can stretch
+	 * by tens of milliseconds when the host deschedules the vCPU (seen
+	 * once at 12 % on a loaded host): a quarter is the bound.
+	 */
+	EXPECT_LT(s.tsc * 4, r.tsc);
 }
 
 TEST(virt_two_spinners_share_one_cpu)
