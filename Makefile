@@ -7,9 +7,12 @@
 
 SHELL := /bin/bash
 X86_CPUS ?= max Skylake-Client EPYC core2duo phenom
+# i386: QEMU's pentium (P5MMX), pentium3 (P6), athlon (K7), and the Cyrix
+# and VIA C3 identities QEMU has no model for (see scripts/run-tests.sh).
+I386_CPUS ?= pentium pentium3 athlon pentium2,vendor=CyrixInstead pentium3,vendor=CentaurHauls
 PPC64_CPUS ?= POWER9 POWER10 POWER8
 PPC32_CPUS ?= G4 750 7450 604
-export X86_CPUS PPC64_CPUS PPC32_CPUS
+export X86_CPUS I386_CPUS PPC64_CPUS PPC32_CPUS
 
 .PHONY: all setup patches check-patches apply quilt kernel check demo bench style clean
 
@@ -33,6 +36,7 @@ quilt: setup
 
 kernel: apply
 	@bash scripts/build-kernel.sh x86_64
+	@bash scripts/build-kernel.sh i386
 	@bash scripts/build-kernel.sh ppc64
 	@bash scripts/build-kernel.sh ppc32
 

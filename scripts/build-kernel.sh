@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Build the patched kernel for ARCH (x86_64, ppc64, ppc32) out of tree,
+# Build the patched kernel for ARCH (x86_64, i386, ppc64, ppc32) out of tree,
 # incrementally: tinyconfig + scripts/config/ARCH.config + the debug and
 # test fragments, each option checked to have survived olddefconfig.
 set -euo pipefail
@@ -11,11 +11,14 @@ variant=${2:-}	# "": test kernel; "base": unpatched; "bench", "bench-base":
 		# the same without the debug checkers, for benchmarks
 case $arch in
 x86_64) karch=x86; image=arch/x86/boot/bzImage; cross= ;;
+i386) karch=x86; image=arch/x86/boot/bzImage; cross= ;;	# the host gcc, -m32
 ppc64) karch=powerpc; image=vmlinux; cross=powerpc64le-linux-gnu- ;;
 ppc32) karch=powerpc; image=vmlinux; cross=powerpc-linux-gnu- ;;
 *) die "unknown arch $arch" ;;
 esac
-kmake() { make -C "$src" O="$out" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} "$@"; }
+# ARCH=i386 (not x86) makes 64BIT default to n; the sources are arch/x86.
+kbarch=$karch; [[ $arch == i386 ]] && kbarch=i386
+kmake() { make -C "$src" O="$out" ARCH=$kbarch ${cross:+CROSS_COMPILE=$cross} "$@"; }
 
 cfg=$TOP/scripts/config
 case $arch/$variant in
@@ -24,6 +27,15 @@ ppc64/)	src=$CACHE/src; out=$CACHE/build/$arch
 	       "$cfg/perfctr-test.config") ;;
 ppc32/)	src=$CACHE/src; out=$CACHE/build/$arch
 	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config" "$cfg/$arch-perfctr.config"
+	       "$cfg/perfctr-test.config") ;;
+i386/)	src=$CACHE/src; out=$CACHE/build/$arch
+	# The selftests' fragment asks for IA32_EMULATION, the way a 64-bit
+	# kernel runs their i386 build; this kernel runs it natively.
+	mkdir -p "$out"
+	grep -v '^CONFIG_IA32_EMULATION=' "$TOP/tools/testing/selftests/perfctr/config" \
+		> "$out/selftests.config"
+	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config"
+	       "$out/selftests.config" "$cfg/perfctr-kunit.config"
 	       "$cfg/perfctr-test.config") ;;
 */)	src=$CACHE/src; out=$CACHE/build/$arch
 	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config"

@@ -12,6 +12,9 @@ bash "$TOP/scripts/style.sh" --results || status=1
 for cpu in ${X86_CPUS-max}; do
 	bash "$TOP/scripts/run-tests.sh" x86_64 "$cpu" kselftest || status=1
 done
+for cpu in ${I386_CPUS-pentium}; do
+	bash "$TOP/scripts/run-tests.sh" i386 "$cpu" kselftest || status=1
+done
 for cpu in ${PPC64_CPUS-POWER9}; do
 	bash "$TOP/scripts/run-tests.sh" ppc64 "$cpu" kselftest || status=1
 done

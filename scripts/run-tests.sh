@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Build the perfctr selftests (static: x86_64 and i386, or ppc64le)
-# against the patched kernel's headers, pack them into an initramfs (with
-# busybox on x86_64, with scripts/guest-init.c elsewhere), boot the kernel
-# under QEMU TCG and report.
+# Build the perfctr selftests (static: x86_64 and i386, i386 alone, or
+# ppc64le, ppc32) against the patched kernel's headers, pack them into an
+# initramfs (with busybox on x86_64, with scripts/guest-init.c elsewhere),
+# boot the kernel under QEMU TCG and report.
 #
-#   run-tests.sh ARCH CPU MODE    ARCH: x86_64 | ppc64 | ppc32
+#   run-tests.sh ARCH CPU MODE    ARCH: x86_64 | i386 | ppc64 | ppc32
 #                                 MODE: kselftest | demo | bench | bench-base
 #
 # Prints every result line, then one line per group:
@@ -23,6 +23,7 @@ src=$CACHE/src out=$CACHE/build/$arch kout=$out
 work=$CACHE/run/$arch-$cpu-$mode
 case $arch in
 x86_64) karch=x86 cc=gcc ;;
+i386) karch=x86 cc=i686-linux-gnu-gcc ;;	# the x86_64 kernel's ia32 build
 ppc64) karch=powerpc cc=powerpc64le-linux-gnu-gcc ;;
 ppc32) karch=powerpc cc=powerpc-linux-gnu-gcc ;;
 *) die "unknown arch $arch" ;;
@@ -31,7 +32,8 @@ rm -rf "$work"; mkdir -p "$work/root"/{bin,sbin,proc,sys,dev,tmp,tests}
 
 # Headers and tests.
 hdr=$out/hdr
-make -s -C "$src" O="$out" ARCH=$karch INSTALL_HDR_PATH="$hdr" headers_install
+kbarch=$karch; [[ $arch == i386 ]] && kbarch=i386	# as build-kernel.sh
+make -s -C "$src" O="$out" ARCH=$kbarch INSTALL_HDR_PATH="$hdr" headers_install
 build_tests() {	# out-dir cc
 	mkdir -p "$1"
 	make -s -C "$src/tools/testing/selftests/perfctr" OUTPUT="$1" CC="$2" \
@@ -47,12 +49,18 @@ if [[ $arch == x86_64 ]]; then
 	file "$work/root/tests/perfctr_test_ia32" 2>/dev/null | grep -q '32-bit' ||
 		[[ ! -x /usr/bin/file ]] || die "i386 test binary is not 32-bit"
 fi
+if [[ $arch == i386 ]]; then
+	file "$work/root/tests/perfctr_test" 2>/dev/null | grep -q '32-bit' ||
+		[[ ! -x /usr/bin/file ]] || die "i386 test binary is not 32-bit"
+fi
 
 # The user ABI has one layout in every user ABI of the architecture:
 # abi_layout.h's static_asserts, compiled freestanding for each (x32 needs
-# no x32 libc; ppc32 is compiled by the 32-bit cross compiler).
+# no x32 libc; ppc32 is compiled by the 32-bit cross compiler; i386 is
+# one of x86_64's).
 abi_cpu=max; [[ $arch == ppc64 ]] && abi_cpu=POWER9
-if [[ $mode == kselftest && $cpu == "${ABI_CHECK_CPU:-$abi_cpu}" ]]; then
+if [[ $mode == kselftest && $cpu == "${ABI_CHECK_CPU:-$abi_cpu}" &&
+      ($arch == x86_64 || $arch == ppc64) ]]; then
 	ap=0 af=0
 	case $arch in
 	x86_64) abis=("gcc -m64" "gcc -m32" "gcc -mx32") ;;
@@ -73,7 +81,7 @@ if [[ $mode == kselftest && $cpu == "${ABI_CHECK_CPU:-$abi_cpu}" ]]; then
 	[[ -n ${RESULTS:-} ]] && echo "$arch abi-layout $ap $af" >> "$RESULTS"
 fi
 
-if [[ $arch == ppc64 || $arch == ppc32 ]]; then
+if [[ $arch != x86_64 ]]; then	# no busybox for the guest (i386: Debian's is 64-bit)
 	$cc -static -O2 -Wall -o "$work/root/init" "$TOP/scripts/guest-init.c" ||
 		die "guest-init does not build"
 	{
@@ -82,7 +90,8 @@ if [[ $arch == ppc64 || $arch == ppc32 ]]; then
 		demo) echo "raw-demo ./perfctr_demo" ;;
 		bench) echo "raw-bench ./perfctr_bench" ;;
 		bench-*) echo "raw-bench ./perfctr_bench --switch-only" ;;
-		*) echo "T64 ./perfctr_test"; echo "T64 ./perfctr_pmc_test"
+		*) echo "T64 ./perfctr_test"
+		   if [[ $arch != i386 ]]; then echo "T64 ./perfctr_pmc_test"; fi
 		   if [[ $arch == ppc32 ]]; then echo "T64 ./perfctr_ppc32_test"; fi ;;
 		esac
 	} > "$work/root/tests/run"
@@ -115,6 +124,16 @@ fi
 case $arch in
 x86_64) qemu=(qemu-system-x86_64 -accel tcg -cpu "$cpu" -smp 2,maxcpus=40 -m 1024
 	      -kernel "$kout/arch/x86/boot/bzImage" -append "console=ttyS0 panic=-1") ;;
+# 512 MiB: all of it low memory for a kernel without HIGHMEM.  QEMU's
+# pentium (a Pentium MMX) gets CMOV: Debian's i686 C library, and so every
+# test binary, uses it; the driver sees the same family and model.  athlon
+# (K7 model 2) boots one CPU: the kernel warns that such an Athlon is not
+# fit for SMP (amd_k7_smp_check()).
+i386) qcpu=$cpu smp=2
+      if [[ $cpu == pentium* ]]; then qcpu+=,+cmov; fi
+      if [[ $cpu == athlon* ]]; then smp=1; fi
+      qemu=(qemu-system-i386 -accel tcg -cpu "$qcpu" -smp $smp -m 512
+	    -kernel "$kout/arch/x86/boot/bzImage" -append "console=ttyS0 panic=-1") ;;
 ppc64) qemu=(qemu-system-ppc64 -M pseries -accel tcg -cpu "$cpu" -smp 2 -m 1024
 	     -kernel "$kout/vmlinux" -append "console=hvc0 panic=-1") ;;
 ppc32) qemu=(qemu-system-ppc -M mac99 -accel tcg -cpu "$cpu" -smp 1 -m 512
@@ -166,16 +185,32 @@ report() {	# line-prefix suite: KTAP results of lines starting with the prefix
 # Show the failures' diagnostics.
 grep -E '^T(64|32): #' "$console" | grep -B2 -A6 -E 'Expected|FAIL' | head -60 || true
 report 'T64: ' kselftest
-if [[ $arch == x86_64 ]]; then
-	report 'T32: ' kselftest-ia32
+[[ $arch == x86_64 ]] && report 'T32: ' kselftest-ia32
+if [[ $arch == x86_64 || $arch == i386 ]]; then
 	# KUnit suites built in ran at boot: their KTAP subtests are indented.
 	report '    ' kunit
 fi
 
-if [[ $arch == x86_64 ]]; then
+detected=
+if [[ $arch == x86_64 || $arch == i386 ]]; then
 	# The driver must have fallen back to the generic model, saying so
-	# once: no QEMU TCG x86 CPU model has a PMU that counts.
-	n=$(grep -c '^perfctr: PMU not available (absent or not responding' "$console" || true)
+	# once: no QEMU TCG x86 CPU model has a PMU that counts.  On i386,
+	# the line must also name the model detected from the CPUID identity.
+	fallback='^perfctr: PMU not available (absent or not responding'
+	if [[ $arch == i386 ]]; then
+		case $cpu in
+		pentium) detected='Intel P5MMX' ;;	# family 5 model 4: the P55C
+		pentium,-mmx) detected='Intel P5' ;;
+		pentium2|pentium3) detected='Intel P6' ;;
+		athlon) detected='AMD K7/K8' ;;
+		# QEMU has no Cyrix or VIA model: P6 ones with their vendor.
+		pentium2,vendor=CyrixInstead) detected='Cyrix 6x86MX/MII/III' ;;
+		pentium3,vendor=CentaurHauls) detected='VIA C3' ;;	# model 7
+		*) detected= ;;				# not encoded: any model
+		esac
+		if [[ -n $detected ]]; then fallback+=".* instead of $detected\$"; fi
+	fi
+	n=$(grep -c "$fallback" "$console" || true)
 	expect='cpu type 0 (generic x86 with TSC)'
 else
 	# QEMU's pseries POWER8/9/10 PMUs count: the model is used, no fallback.
@@ -194,7 +229,8 @@ else
 	esac
 fi
 if [[ $n -eq 1 ]] && grep -q "^perfctr: driver .*, $expect" "$console"; then
-	echo "$arch/$cpu boot: ok - $expect, fallback said as expected"; bp=1 bf=0
+	echo "$arch/$cpu boot: ok - $expect, fallback said as expected${detected:+ (instead of $detected)}"
+	bp=1 bf=0
 else
 	echo "$arch/$cpu boot: not ok - expected $expect, got:"
 	grep '^perfctr' "$console" | head -5; bp=0 bf=1

@@ -67,6 +67,7 @@ install_pkgs() {
 	local qver
 	qver=$(qemu-system-x86_64 --version 2>/dev/null | awk 'NR==1 { print $4 }' || true)
 	if [[ ${qver%%.*} != 10 && ${qver%%.*} -lt 10 ]] 2>/dev/null || [[ -z $qver ]] ||
+	   ! command -v qemu-system-i386 >/dev/null ||
 	   ! command -v qemu-system-ppc64 >/dev/null || ! command -v qemu-system-ppc >/dev/null; then
 		QEMU_NEEDED=1
 	fi
