@@ -74,7 +74,7 @@ struct vperfctr {
 	 * a resume on one of them stops the counters (vperfctr_forbidden_cpu()).
 	 */
 	bool forbidden_on;
-	struct cpumask forbidden;
+	cpumask_var_t forbidden;
 	/*
 	 * vperfctr_control()'s argument and the state it is validated in:
 	 * here rather than allocated per call.  Only one control runs at a
@@ -82,7 +82,6 @@ struct vperfctr {
 	 */
 	struct vperfctr_control new_control;
 	struct perfctr_cpu_state new_state;
-	struct cpumask new_forbidden;
 };
 
 /* perfctr->pending: a SIGILL is owed for a resume on a forbidden CPU. */
@@ -180,7 +179,7 @@ static void vperfctr_resume_locked(struct vperfctr *perfctr)
 	if (!perfctr_cstatus_enabled(cpu_state(perfctr)->cstatus))
 		return;
 	if (unlikely(perfctr->forbidden_on) &&
-	    cpumask_test_cpu(smp_processor_id(), &perfctr->forbidden)) {
+	    cpumask_test_cpu(smp_processor_id(), perfctr->forbidden)) {
 		vperfctr_forbidden_cpu(perfctr);
 		return;
 	}
@@ -344,6 +343,7 @@ static void vperfctr_put(struct vperfctr *perfctr)
 		return;
 	irq_work_sync(&perfctr->signal_work);
 	vperfctr_put_pmu(perfctr);
+	free_cpumask_var(perfctr->forbidden);
 	__free_page(perfctr->page);
 	kfree(perfctr);
 }
@@ -356,7 +356,9 @@ static struct vperfctr *vperfctr_alloc(void)
 	if (!perfctr)
 		return ERR_PTR(-ENOMEM);
 	perfctr->page = alloc_page(GFP_KERNEL | __GFP_ZERO);
-	if (!perfctr->page) {
+	if (!perfctr->page || !zalloc_cpumask_var(&perfctr->forbidden, GFP_KERNEL)) {
+		if (perfctr->page)
+			__free_page(perfctr->page);
 		kfree(perfctr);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -734,13 +736,18 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	struct perfctr_cpu_state *st = cpu_state(perfctr);
 	struct task_struct *tsk;
 	bool forbidden_on, had_pmu;
+	cpumask_var_t forbidden;
 	unsigned long flags;
 	unsigned int i;
 	int err;
 
+	if (!alloc_cpumask_var(&forbidden, GFP_KERNEL))
+		return -ENOMEM;
 	tsk = vperfctr_begin(perfctr, true);
-	if (IS_ERR(tsk))
+	if (IS_ERR(tsk)) {
+		free_cpumask_var(forbidden);
 		return PTR_ERR(tsk);
+	}
 	if (copy_from_user(ctl, argp, sizeof(*ctl))) {
 		err = -EFAULT;
 		goto out;
@@ -754,7 +761,7 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	err = perfctr_cpu_update_control(next, 0);
 	if (err)
 		goto out;
-	forbidden_on = vperfctr_forbidden_cpus(next, &perfctr->new_forbidden);
+	forbidden_on = vperfctr_forbidden_cpus(next, forbidden);
 	had_pmu = perfctr->has_pmu;
 	if (perfctr_cstatus_nrctrs(next->cstatus)) {
 		err = vperfctr_get_pmu(perfctr);
@@ -762,7 +769,7 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 			goto out;
 	}
 	if (forbidden_on) {
-		err = vperfctr_exclude_cpus(tsk, &perfctr->new_forbidden);
+		err = vperfctr_exclude_cpus(tsk, forbidden);
 		if (err) {
 			if (!had_pmu)
 				vperfctr_put_pmu(perfctr);
@@ -785,7 +792,7 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	st->cstatus = next->cstatus;
 	vperfctr_write_end(perfctr);
 	perfctr->iresume_cstatus = 0;
-	cpumask_copy(&perfctr->forbidden, &perfctr->new_forbidden);
+	cpumask_copy(perfctr->forbidden, forbidden);
 	perfctr->forbidden_on = forbidden_on;
 	perfctr->si_signo = ctl->si_signo;
 	perfctr->flags = ctl->flags;
@@ -798,6 +805,7 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 		vperfctr_put_pmu(perfctr);
 out:
 	vperfctr_end(tsk);
+	free_cpumask_var(forbidden);
 	return err;
 }
 

@@ -110,7 +110,6 @@ void perfctr_x86_set_no_lapic(bool on)
 
 /* Counter width of the P6-family model in use, as a mask; CPUID's at boot. */
 static u64 perfctr_x86_width_mask = GENMASK_ULL(47, 0);
-static unsigned int perfctr_x86_arch_width;
 
 u64 perfctr_x86_ctr_mask(void)
 {
@@ -200,6 +199,11 @@ const struct perfctr_x86_model perfctr_x86_k7 = {
 	.ctr_width	= 48,
 };
 
+/*
+ * Architectural perfmon v2+ with the fewest counters CPUID 0xA then gave
+ * (4 general, 3 fixed, 48 bits): the KUnit suite's fixed example.  At
+ * boot perfctr_x86_arch_model() describes the CPU's own counters.
+ */
 const struct perfctr_x86_model perfctr_x86_arch_v2 = {
 	.name		= "Intel architectural perfmon v2+",
 	.cpu_type	= PERFCTR_X86_INTEL_ARCH,
@@ -209,7 +213,7 @@ const struct perfctr_x86_model perfctr_x86_arch_v2 = {
 	.evntsel_stride	= 1,
 	.nr_fixed	= 3,
 	.global_ctrl_msr = MSR_CORE_PERF_GLOBAL_CTRL,
-	.ctr_width	= 48,		/* at boot: CPUID 0xA's bit width */
+	.ctr_width	= 48,
 	.ovf_ctrl_msr	= MSR_CORE_PERF_GLOBAL_OVF_CTRL,
 };
 
@@ -364,6 +368,55 @@ const struct perfctr_x86_model perfctr_x86_p4m3 = {
 static const struct perfctr_x86_model *perfctr_model;
 
 /*
+ * Intel architectural perfmon as CPUID leaf 0xA describes the boot CPU:
+ * its general counters at their width, from version 2 its fixed counters
+ * and the global control, and full-width counter writes (the IA32_A_PMCx
+ * aliases) where IA32_PERF_CAPABILITIES advertises them.  Version 1 (Core
+ * Solo/Duo) has an enable bit in each event select and neither fixed
+ * counters nor a global control; it keeps the original's cpu_type for
+ * those CPUs.  Filled in at boot (perfctr_x86_arch_model()).
+ */
+static struct perfctr_x86_model perfctr_x86_arch;
+
+/**
+ * perfctr_x86_arch_model - the architectural perfmon model of a CPU
+ * @caps: its counters (perfctr_x86_parse_pmu_caps())
+ * @version: CPUID 0xA's version
+ * @full_width: IA32_PERF_CAPABILITIES.FW_WRITE is set
+ *
+ * Return: the model, or NULL for none (version 0, no general counter).
+ */
+const struct perfctr_x86_model *
+perfctr_x86_arch_model(const struct perfctr_x86_pmu_caps *caps, unsigned int version,
+		       bool full_width)
+{
+	struct perfctr_x86_model *m = &perfctr_x86_arch;
+
+	if (!version || !caps->gp)
+		return NULL;
+	*m = (struct perfctr_x86_model) {
+		.name		= "Intel architectural perfmon v1",
+		.cpu_type	= PERFCTR_X86_INTEL_CORE,
+		.evntsel_msr	= MSR_ARCH_PERFMON_EVENTSEL0,
+		.perfctr_msr	= MSR_ARCH_PERFMON_PERFCTR0,
+		.evntsel_stride	= 1,
+		.nr_ctrs	= fls(caps->gp),
+		.gp_mask	= caps->gp,
+		.ctr_width	= caps->width >= 32 && caps->width <= 64 ? caps->width : 40,
+		.ctr_write_msr	= full_width ? MSR_IA32_PMC0 : 0,
+	};
+	if (version >= 2) {
+		m->name = perfctr_x86_arch_v2.name;
+		m->cpu_type = PERFCTR_X86_INTEL_ARCH;
+		m->nr_fixed = fls(caps->fixed);
+		m->fixed_mask = caps->fixed;
+		m->global_ctrl_msr = MSR_CORE_PERF_GLOBAL_CTRL;
+		m->ovf_ctrl_msr = MSR_CORE_PERF_GLOBAL_OVF_CTRL;
+	}
+	return m;
+}
+
+/*
  * Intel hybrid CPUs: the cores of each type have their own PMU, with the
  * architectural perfmon layout but not the same counters.  Each CPU's
  * counters are read on that CPU (perfctr_x86_cpu_pmu_caps); the model
@@ -471,6 +524,7 @@ void perfctr_x86_get_cpu_pmu_caps(unsigned int cpu, struct perfctr_x86_pmu_caps 
 
 /**
  * perfctr_x86_hybrid_model - the hybrid model for the CPUs' PMUs
+ * @full_width: IA32_PERF_CAPABILITIES.FW_WRITE is set
  *
  * Offers every counter some CPU has, sign-extended to the narrowest
  * width.  A CPU that comes online later is served with what it shares
@@ -479,7 +533,7 @@ void perfctr_x86_get_cpu_pmu_caps(unsigned int cpu, struct perfctr_x86_pmu_caps 
  *
  * Return: the model, or NULL if no CPU reported counters.
  */
-const struct perfctr_x86_model *perfctr_x86_hybrid_model(void)
+const struct perfctr_x86_model *perfctr_x86_hybrid_model(bool full_width)
 {
 	const struct perfctr_x86_pmu_caps *caps;
 	unsigned int cpu, width = 64;
@@ -500,6 +554,7 @@ const struct perfctr_x86_model *perfctr_x86_hybrid_model(void)
 	perfctr_x86_hybrid.ctr_width = clamp(width, 32U, 64U);
 	perfctr_x86_hybrid.gp_mask = gp;
 	perfctr_x86_hybrid.fixed_mask = fixed;
+	perfctr_x86_hybrid.ctr_write_msr = full_width ? MSR_IA32_PMC0 : 0;
 	return &perfctr_x86_hybrid;
 }
 
@@ -682,7 +737,7 @@ static u32 p6_ctr_msr(const struct perfctr_x86_model *m, unsigned int pmc)
 {
 	if (pmc >= PMC_MAP_FIXED)
 		return MSR_CORE_PERF_FIXED_CTR0 + pmc - PMC_MAP_FIXED;
-	return m->perfctr_msr + pmc * m->evntsel_stride;
+	return (m->ctr_write_msr ?: m->perfctr_msr) + pmc * m->evntsel_stride;
 }
 
 /* The counter's bit in the global control and overflow status MSRs. */
@@ -1500,17 +1555,20 @@ perfctr_x86_detect(unsigned int vendor, unsigned int family, unsigned int model,
 
 /*
  * The model of the boot CPU: perfctr_x86_detect()'s families, then the
- * P6 family and its descendants from CPUID: architectural perfmon v2+
- * with at least 4 general and 3 fixed counters, else the P6 itself;
- * AMD's core counters (PERFCTR_CORE; with the global control only with
- * PerfMonV2), else the K7's four.
+ * P6 family and its descendants from CPUID: architectural perfmon (leaf
+ * 0xA, any version), else the P6 itself; AMD's core counters
+ * (PERFCTR_CORE; with the global control only with PerfMonV2), else the
+ * K7's four.
  */
 static const struct perfctr_x86_model * __init perfctr_x86_detect_boot_cpu(void)
 {
 	const struct perfctr_x86_model *model;
+	struct perfctr_x86_pmu_caps caps;
 	union cpuid10_eax eax;
 	union cpuid10_edx edx;
 	unsigned int ebx, ecx;
+	bool full_width;
+	u64 perf_cap;
 
 	model = perfctr_x86_detect(boot_cpu_data.x86_vendor, boot_cpu_data.x86,
 				   boot_cpu_data.x86_model, boot_cpu_has(X86_FEATURE_MMX));
@@ -1522,11 +1580,13 @@ static const struct perfctr_x86_model * __init perfctr_x86_detect_boot_cpu(void)
 			return NULL;
 		if (boot_cpu_has(X86_FEATURE_ARCH_PERFMON)) {
 			cpuid(10, &eax.full, &ebx, &ecx, &edx.full);
-			if (eax.split.version_id >= 2 && eax.split.num_counters >= 4 &&
-			    edx.split.num_counters_fixed >= 3) {
-				perfctr_x86_arch_width = eax.split.bit_width;
-				return &perfctr_x86_arch_v2;
-			}
+			perfctr_x86_parse_pmu_caps(&caps, eax.full, ecx, edx.full, false, 0, 0);
+			full_width = boot_cpu_has(X86_FEATURE_PDCM) &&
+				     !rdmsrq_safe(MSR_IA32_PERF_CAPABILITIES, &perf_cap) &&
+				     perf_cap & PERF_CAP_FW_WRITES;
+			model = perfctr_x86_arch_model(&caps, eax.split.version_id, full_width);
+			if (model)
+				return model;
 		}
 		return &perfctr_x86_p6;
 	case X86_VENDOR_AMD:
@@ -1629,10 +1689,7 @@ void perfctr_x86_use_model(const struct perfctr_x86_model *model)
 				    rdpmc_resume_pmcs, p6_write_control);
 		static_call_update(perfctr_x86_isuspend, p6_isuspend);
 		static_call_update(perfctr_x86_iresume, p6_iresume);
-		perfctr_x86_width_mask = GENMASK_ULL((model == &perfctr_x86_arch_v2 &&
-						      perfctr_x86_arch_width ?
-						      perfctr_x86_arch_width :
-						      model->ctr_width) - 1, 0);
+		perfctr_x86_width_mask = GENMASK_ULL(model->ctr_width - 1, 0);
 		perfctr_x86_set_pcint();
 		break;
 	case PERFCTR_X86_FAM_P5:
@@ -1686,13 +1743,13 @@ perfctr_x86_hybrid_boot(const struct perfctr_x86_model *boot)
 	cpumask_var_t same;
 	int state;
 
-	if (boot != &perfctr_x86_arch_v2 || !perfctr_pmu_responds(boot))
+	if (boot->cpu_type != PERFCTR_X86_INTEL_ARCH || !perfctr_pmu_responds(boot))
 		goto generic;
 	state = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "x86/perfctr:pmu",
 				  perfctr_x86_read_pmu_caps, NULL);
 	if (state < 0)
 		goto generic;
-	model = perfctr_x86_hybrid_model();
+	model = perfctr_x86_hybrid_model(boot->ctr_write_msr != 0);
 	if (!model) {
 		cpuhp_remove_state_nocalls(state);
 		goto generic;

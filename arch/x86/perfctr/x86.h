@@ -41,6 +41,8 @@ enum perfctr_x86_family {
  *	(bit layout of the global control), 0 if none
  * @gp_mask: P6 family: the general counters, if not the first @nr_ctrs
  * @fixed_mask: P6 family: the fixed counters, if not the first @nr_fixed
+ * @ctr_write_msr: P6 family: where to write the first counter's full
+ *	width (Intel's IA32_A_PMC0), 0 for @perfctr_msr
  */
 struct perfctr_x86_model {
 	const char *name;
@@ -64,6 +66,7 @@ struct perfctr_x86_model {
 	u32 ovf_ctrl_msr;
 	u32 gp_mask;
 	u32 fixed_mask;
+	u32 ctr_write_msr;
 };
 
 /* The most general and fixed counters an architectural perfmon model uses. */
@@ -157,7 +160,10 @@ void perfctr_x86_parse_pmu_caps(struct perfctr_x86_pmu_caps *caps, u32 eax10,
 				u32 ecx10, u32 edx10, bool ext, u32 gp23, u32 fixed23);
 void perfctr_x86_set_cpu_pmu_caps(unsigned int cpu, const struct perfctr_x86_pmu_caps *caps);
 void perfctr_x86_get_cpu_pmu_caps(unsigned int cpu, struct perfctr_x86_pmu_caps *caps);
-const struct perfctr_x86_model *perfctr_x86_hybrid_model(void);
+const struct perfctr_x86_model *perfctr_x86_hybrid_model(bool full_width);
+const struct perfctr_x86_model *
+perfctr_x86_arch_model(const struct perfctr_x86_pmu_caps *caps, unsigned int version,
+		       bool full_width);
 
 #ifdef CONFIG_PERFCTR_INTERRUPT_SUPPORT
 void perfctr_x86_set_ihandler(perfctr_ihandler_t handler);

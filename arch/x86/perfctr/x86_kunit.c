@@ -75,6 +75,8 @@ static bool sim_write_counter(u32 msr, u64 val)
 		sim.status &= ~val;
 		return true;
 	}
+	if (m->ctr_write_msr && msr - m->ctr_write_msr < m->nr_ctrs)
+		idx = msr - m->ctr_write_msr;	/* full-width alias */
 	if (idx % m->evntsel_stride == 0 && idx / m->evntsel_stride < m->nr_ctrs)
 		sim.ctr[idx / m->evntsel_stride] = val & mask;
 	else if (msr - FIXED_CTR_MSR(0) < m->nr_fixed)
@@ -1895,6 +1897,8 @@ hybrid_setup(struct kunit *test, const struct perfctr_x86_pmu_caps *even,
 	const struct perfctr_x86_model *m;
 	unsigned int cpu, i = 0;
 
+	if (nr_cpu_ids < 2)
+		kunit_skip(test, "one possible CPU: no second core type to play");
 	saved = kunit_kzalloc(test, struct_size(saved, caps, nr_cpu_ids), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, saved);
 	for_each_possible_cpu(cpu) {
@@ -1902,7 +1906,7 @@ hybrid_setup(struct kunit *test, const struct perfctr_x86_pmu_caps *even,
 		perfctr_x86_set_cpu_pmu_caps(cpu, cpu >= known ? NULL : cpu & 1 ? odd : even);
 	}
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, restore_caps, saved));
-	m = perfctr_x86_hybrid_model();
+	m = perfctr_x86_hybrid_model(false);
 	KUNIT_ASSERT_NOT_NULL(test, m);
 	sim_setup(test, m, 48);
 	return m;
@@ -2024,7 +2028,7 @@ static void hybrid_unknown_cpus_are_forbidden(struct kunit *test)
 	/* Nothing known at all: no hybrid model. */
 	hybrid_setup(test, &small, NULL, 2);
 	perfctr_x86_set_cpu_pmu_caps(0, NULL);
-	KUNIT_EXPECT_NULL(test, perfctr_x86_hybrid_model());
+	KUNIT_EXPECT_NULL(test, perfctr_x86_hybrid_model(false));
 }
 
 /*
@@ -2690,6 +2694,95 @@ static void imode_counts_across_overflow(struct kunit *test)
 	counts_across_overflow(test, AMD, 48);
 }
 
+/* ---- Architectural perfmon as CPUID describes it ---- */
+
+static const struct perfctr_x86_model *arch_from_cpuid(struct kunit *test, u32 eax,
+						       u32 edx, bool full_width)
+{
+	struct perfctr_x86_pmu_caps caps;
+	const struct perfctr_x86_model *m;
+
+	perfctr_x86_parse_pmu_caps(&caps, eax, 0, edx, false, 0, 0);
+	m = perfctr_x86_arch_model(&caps, eax & 0xff, full_width);
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	sim_setup(test, m, m->ctr_width);
+	return m;
+}
+
+/* Version 4, 8 general counters of 48 bits, 3 fixed (Skylake). */
+static void arch_model_has_the_cpuid_counters(struct kunit *test)
+{
+	const struct perfctr_x86_model *m = arch_from_cpuid(test, 4 | 8 << 8 | 48 << 16, 3,
+							    false);
+
+	KUNIT_EXPECT_EQ(test, (unsigned int)PERFCTR_X86_INTEL_ARCH, m->cpu_type);
+	KUNIT_EXPECT_EQ(test, 8U, m->nr_ctrs);
+	KUNIT_EXPECT_EQ(test, 3U, m->nr_fixed);
+	KUNIT_EXPECT_EQ(test, (u32)MSR_CORE_PERF_GLOBAL_CTRL, m->global_ctrl_msr);
+	KUNIT_EXPECT_EQ(test, GENMASK_ULL(47, 0), perfctr_x86_ctr_mask());
+	KUNIT_EXPECT_EQ(test, 0, check_on(test, 7, EN | USR | EVENT));
+	KUNIT_EXPECT_EQ(test, -EINVAL, check_on(test, 8, EN | USR | EVENT));
+	KUNIT_EXPECT_EQ(test, 0, check_on(test, FIXED(2), F_USR));
+	KUNIT_EXPECT_EQ(test, -EINVAL, check_on(test, FIXED(3), F_USR));
+	/* No architectural perfmon, or no counter: no model. */
+	KUNIT_EXPECT_NULL(test, perfctr_x86_arch_model(&(struct perfctr_x86_pmu_caps){
+		.gp = 0x3, .width = 40 }, 0, false));
+	KUNIT_EXPECT_NULL(test, perfctr_x86_arch_model(&(struct perfctr_x86_pmu_caps){
+		.width = 40 }, 2, false));
+}
+
+/* Version 1 (Core Solo/Duo): an enable bit per counter, nothing global. */
+static void arch_v1_model(struct kunit *test)
+{
+	const struct perfctr_x86_model *m = arch_from_cpuid(test, 1 | 2 << 8 | 40 << 16, 0,
+							    false);
+	struct perfctr_cpu_state *st;
+	u32 map = 1, sel = EN | USR | EVENT;
+
+	KUNIT_EXPECT_EQ(test, (unsigned int)PERFCTR_X86_INTEL_CORE, m->cpu_type);
+	KUNIT_EXPECT_STREQ(test, "Intel architectural perfmon v1", m->name);
+	KUNIT_EXPECT_EQ(test, 0U, m->nr_fixed);
+	KUNIT_EXPECT_EQ(test, 0U, m->global_ctrl_msr);
+	/* Unlike the P6, counter 1 alone, enabled in its own event select. */
+	KUNIT_EXPECT_EQ(test, 0, check_on(test, 1, EN | USR | EVENT));
+	KUNIT_EXPECT_EQ(test, -EINVAL, check_on(test, 1, USR | EVENT));
+	KUNIT_EXPECT_EQ(test, -EINVAL, check_on(test, FIXED(0), F_USR));
+	KUNIT_EXPECT_EQ(test, -EINVAL, check_on(test, 2, EN | USR | EVENT));
+	st = mkstate(test, 1, &map, &sel);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	sim.ctr[1] = GENMASK_ULL(39, 0) - 2;
+	run(st, 10);
+	KUNIT_EXPECT_EQ(test, 10ULL, st->pmc[0].sum);
+	KUNIT_EXPECT_EQ(test, 0U, sim.stray);
+}
+
+/* FW_WRITE: i-mode counters are loaded through IA32_A_PMCx. */
+static void arch_full_width_writes(struct kunit *test)
+{
+	u32 maps[] = { 0, 3 }, sels[] = { EN | USR | EVENT, EN | INT | USR | EVENT };
+	struct perfctr_cpu_state *st;
+	int ireset = -5000;
+
+	if (!IS_ENABLED(CONFIG_PERFCTR_INTERRUPT_SUPPORT) || !boot_cpu_has(X86_FEATURE_APIC))
+		kunit_skip(test, "no overflow interrupt without a local APIC");
+	arch_from_cpuid(test, 4 | 8 << 8 | 48 << 16, 3, true);
+	st = mkistate(test, 1, 1, maps, sels, &ireset);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	irqs_off(perfctr_cpu_resume, st);
+	KUNIT_EXPECT_GE(test, sim_written(MSR_IA32_PMC0 + 3, 0), 0);
+	KUNIT_EXPECT_LT(test, sim_written(ARCH->perfctr_msr + 3, 0), 0);
+	KUNIT_EXPECT_EQ(test, sext(-5000), sim.ctr[3]);
+	irqs_off(perfctr_cpu_suspend, st);
+	/* Without FW_WRITE, the legacy counter MSR. */
+	arch_from_cpuid(test, 4 | 8 << 8 | 48 << 16, 3, false);
+	st = mkistate(test, 1, 1, maps, sels, &ireset);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	irqs_off(perfctr_cpu_resume, st);
+	KUNIT_EXPECT_GE(test, sim_written(ARCH->perfctr_msr + 3, 0), 0);
+	KUNIT_EXPECT_LT(test, sim_written(MSR_IA32_PMC0 + 3, 0), 0);
+	irqs_off(perfctr_cpu_suspend, st);
+}
+
 /* ---- P4 i-mode: OVF_PMI_T0, 40-bit counters, the CCCR cleared at suspend ---- */
 
 #define P4_ICCCR	(IQ_CCCR | C_PMI_T0)
@@ -2978,6 +3071,9 @@ static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(p4_resume_writes_only_what_differs),
 	KUNIT_CASE(p4_stops_counters_the_next_control_does_not_use),
 	KUNIT_CASE(p4_ht_forbids_the_second_threads),
+	KUNIT_CASE(arch_model_has_the_cpuid_counters),
+	KUNIT_CASE(arch_v1_model),
+	KUNIT_CASE(arch_full_width_writes),
 	KUNIT_CASE(hybrid_model_offers_the_union),
 	KUNIT_CASE(hybrid_rejects_what_no_cpu_has),
 	KUNIT_CASE(hybrid_forbids_cpus_without_the_counter),
