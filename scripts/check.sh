@@ -9,18 +9,18 @@ export RESULTS=$CACHE/results.txt
 status=0
 # Series-level checks that are tests of their own.
 bash "$TOP/scripts/style.sh" --results || status=1
-for cpu in ${X86_CPUS-max}; do
-	bash "$TOP/scripts/run-tests.sh" x86_64 "$cpu" kselftest || status=1
-done
-for cpu in ${I386_CPUS-pentium}; do
-	bash "$TOP/scripts/run-tests.sh" i386 "$cpu" kselftest || status=1
-done
-for cpu in ${PPC64_CPUS-POWER9}; do
-	bash "$TOP/scripts/run-tests.sh" ppc64 "$cpu" kselftest || status=1
-done
-for cpu in ${PPC32_CPUS-G4}; do
-	bash "$TOP/scripts/run-tests.sh" ppc32 "$cpu" kselftest || status=1
-done
+# Each architecture under each of its CPU models (the Makefile's lists).
+boot_all() {
+	local arch=$1 cpu
+	shift
+	for cpu in "$@"; do
+		bash "$TOP/scripts/run-tests.sh" "$arch" "$cpu" kselftest || status=1
+	done
+}
+boot_all x86_64 ${X86_CPUS-max}
+boot_all i386 ${I386_CPUS-pentium}
+boot_all ppc64 ${PPC64_CPUS-POWER9}
+boot_all ppc32 ${PPC32_CPUS-G4}
 echo
 echo "Summary:"
 awk '{ printf "  %s %s: %d passed, %d failed\n", $1, $2, $3, $4; p += $3; f += $4 }

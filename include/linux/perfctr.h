@@ -92,6 +92,38 @@ static inline void perfctr_cpu_init_state(struct perfctr_cpu_state *state, u32 i
 }
 
 /*
+ * The TSC part of the drivers' perfctr_cpu_suspend/resume/sample(): the
+ * low 32 bits of the architecture's clock (@read: the x86 TSC, the
+ * powerpc timebase), whose differences are folded into the 64-bit sum.
+ * Inlined with @read, so the hot paths make no indirect call.
+ */
+static __always_inline void perfctr_tsc_suspend(struct perfctr_cpu_state *state,
+						u32 (*read)(void))
+{
+	if (perfctr_cstatus_has_tsc(state->cstatus))
+		state->tsc_sum += (u32)(read() - state->tsc_start);
+}
+
+static __always_inline void perfctr_tsc_resume(struct perfctr_cpu_state *state,
+					       u32 (*read)(void))
+{
+	if (perfctr_cstatus_has_tsc(state->cstatus))
+		state->tsc_start = read();
+}
+
+static __always_inline void perfctr_tsc_sample(struct perfctr_cpu_state *state,
+					       u32 (*read)(void))
+{
+	u32 now;
+
+	if (perfctr_cstatus_has_tsc(state->cstatus)) {
+		now = read();
+		state->tsc_sum += (u32)(now - state->tsc_start);
+		state->tsc_start = now;
+	}
+}
+
+/*
  * The low-level driver API (Documentation/perfctr/low-level-api.rst).
  * perfctr_cpu_suspend/resume/sample() are called with interrupts off.
  */

@@ -144,8 +144,7 @@ void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
 {
 	if (perfctr_cstatus_nrctrs(state->cstatus))
 		static_call(perfctr_ppc_suspend_pmcs)(state);
-	if (perfctr_cstatus_has_tsc(state->cstatus))
-		state->tsc_sum += (u32)(perfctr_read_tb_low() - state->tsc_start);
+	perfctr_tsc_suspend(state, perfctr_read_tb_low);
 }
 
 /**
@@ -154,8 +153,7 @@ void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
  */
 void perfctr_cpu_resume(struct perfctr_cpu_state *state)
 {
-	if (perfctr_cstatus_has_tsc(state->cstatus))
-		state->tsc_start = perfctr_read_tb_low();
+	perfctr_tsc_resume(state, perfctr_read_tb_low);
 	if (perfctr_cstatus_nrctrs(state->cstatus))
 		static_call(perfctr_ppc_resume_pmcs)(state);
 }
@@ -166,15 +164,9 @@ void perfctr_cpu_resume(struct perfctr_cpu_state *state)
  */
 void perfctr_cpu_sample(struct perfctr_cpu_state *state)
 {
-	u32 now;
-
 	if (perfctr_cstatus_nrctrs(state->cstatus))
 		static_call(perfctr_ppc_sample_pmcs)(state);
-	if (perfctr_cstatus_has_tsc(state->cstatus)) {
-		now = perfctr_read_tb_low();
-		state->tsc_sum += (u32)(now - state->tsc_start);
-		state->tsc_start = now;
-	}
+	perfctr_tsc_sample(state, perfctr_read_tb_low);
 }
 
 /**

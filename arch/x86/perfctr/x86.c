@@ -1250,8 +1250,7 @@ void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
 {
 	if (perfctr_cstatus_nrctrs(state->cstatus))
 		static_call(perfctr_x86_suspend_pmcs)(state);
-	if (perfctr_cstatus_has_tsc(state->cstatus))
-		state->tsc_sum += (u32)(perfctr_read_tsc_low() - state->tsc_start);
+	perfctr_tsc_suspend(state, perfctr_read_tsc_low);
 }
 
 /**
@@ -1262,8 +1261,7 @@ void perfctr_cpu_resume(struct perfctr_cpu_state *state)
 {
 	if (perfctr_cstatus_nrctrs(state->cstatus))
 		static_call(perfctr_x86_resume_pmcs)(state);
-	if (perfctr_cstatus_has_tsc(state->cstatus))
-		state->tsc_start = perfctr_read_tsc_low();
+	perfctr_tsc_resume(state, perfctr_read_tsc_low);
 }
 
 /**
@@ -1272,17 +1270,11 @@ void perfctr_cpu_resume(struct perfctr_cpu_state *state)
  */
 void perfctr_cpu_sample(struct perfctr_cpu_state *state)
 {
-	u32 now;
-
 	if (perfctr_cstatus_nrctrs(state->cstatus)) {
 		static_call(perfctr_x86_suspend_pmcs)(state);
 		static_call(perfctr_x86_resume_pmcs)(state);
 	}
-	if (perfctr_cstatus_has_tsc(state->cstatus)) {
-		now = perfctr_read_tsc_low();
-		state->tsc_sum += (u32)(now - state->tsc_start);
-		state->tsc_start = now;
-	}
+	perfctr_tsc_sample(state, perfctr_read_tsc_low);
 }
 
 /**

@@ -2271,6 +2271,11 @@ static void suspend_now(struct perfctr_cpu_state *st)
 	irqs_off(perfctr_cpu_suspend, st);
 }
 
+static void resume_now(struct perfctr_cpu_state *st)
+{
+	irqs_off(perfctr_cpu_resume, st);
+}
+
 static void imode_accepts_int_with_negative_ireset(struct kunit *test)
 {
 	struct perfctr_cpu_state *st;
@@ -2424,7 +2429,6 @@ static void imode_resume_writes_start_values(struct kunit *test)
 	static const unsigned int width[] = { 40, 48, 48, 48 };
 	const struct perfctr_x86_model *m;
 	struct perfctr_cpu_state *st;
-	unsigned long flags;
 	int ctr, sel;
 	unsigned int i;
 
@@ -2432,9 +2436,7 @@ static void imode_resume_writes_start_values(struct kunit *test)
 		m = p6_family[i];
 		st = istate(test, m, width[i], -1000);
 		sim.ctr[1] = 0x1234;		/* what another thread left */
-		local_irq_save(flags);
-		perfctr_cpu_resume(st);
-		local_irq_restore(flags);
+		resume_now(st);
 		KUNIT_EXPECT_EQ_MSG(test, sext(-1000), sim.ctr[1], "%s", m->name);
 		KUNIT_EXPECT_EQ(test, 1U, sim.ctr_writes);
 		/* Written before its event select starts it. */
@@ -2453,14 +2455,11 @@ static void arch_fixed_imode_resume_writes_start_value(struct kunit *test)
 	u32 maps[] = { 2, FIXED(2) }, sels[] = { ISEL, F_OS | F_USR | F_PMI };
 	int iresets[] = { -5, -7 };
 	struct perfctr_cpu_state *st;
-	unsigned long flags;
 
 	imode_setup(test, ARCH, 48);
 	st = mkistate(test, 0, 2, maps, sels, iresets);
 	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
-	local_irq_save(flags);
-	perfctr_cpu_resume(st);
-	local_irq_restore(flags);
+	resume_now(st);
 	KUNIT_EXPECT_EQ(test, sext(-5), sim.ctr[2]);
 	KUNIT_EXPECT_EQ(test, sext(-7), sim.fixed_ctr[2]);
 	KUNIT_EXPECT_EQ(test, (u64)(F_OS | F_USR | F_PMI) << 8, sim.fixed_ctrl);
@@ -2531,7 +2530,6 @@ static void imode_resume_elsewhere_rewrites(struct kunit *test)
 	struct perfctr_cpu_state *st = istate(test, &perfctr_x86_k7, 48, -1000);
 	struct perfctr_cpu_state *other;
 	u32 map = 1, sel = EN | USR | EVENT;
-	unsigned long flags;
 
 	irun(st, 100);
 	/* Suspended on another CPU: this one's counter is not its. */
@@ -2547,9 +2545,7 @@ static void imode_resume_elsewhere_rewrites(struct kunit *test)
 	irun(other, 5);
 	KUNIT_EXPECT_EQ(test, 5ULL, other->pmc[0].sum);
 	sim.ctr_writes = 0;
-	local_irq_save(flags);
-	perfctr_cpu_resume(st);
-	local_irq_restore(flags);
+	resume_now(st);
 	KUNIT_EXPECT_EQ(test, 1U, sim.ctr_writes);
 	KUNIT_EXPECT_EQ(test, sext(-1000 + 200), sim.ctr[1]);
 	suspend_now(st);
@@ -2559,32 +2555,38 @@ static void imode_resume_elsewhere_rewrites(struct kunit *test)
 static void ireload_forces_the_counters_rewritten(struct kunit *test)
 {
 	struct perfctr_cpu_state *st = istate(test, &perfctr_x86_k7, 48, -1000);
-	unsigned long flags;
 
 	irun(st, 100);
 	perfctr_cpu_ireload(st);
 	KUNIT_EXPECT_EQ(test, -1, st->k1.isuspend_cpu);
 	st->pmc[1].start = (u32)-40;	/* as identify_overflow would set it */
 	sim.ctr_writes = 0;
-	local_irq_save(flags);
-	perfctr_cpu_resume(st);
-	local_irq_restore(flags);
+	resume_now(st);
 	KUNIT_EXPECT_EQ(test, 1U, sim.ctr_writes);
 	KUNIT_EXPECT_EQ(test, sext(-40), sim.ctr[1]);
 	suspend_now(st);
 }
 
-static void identify_overflow_finds_the_overflown(struct kunit *test)
+/*
+ * A K7 state whose control order differs from counter order: a-mode
+ * counter 2, then i-mode counters 0, 3 and 1 from @iresets.
+ */
+static struct perfctr_cpu_state *k7_three_imode(struct kunit *test, int *iresets)
 {
-	/* Control order differs from counter order; counter 0 a-mode. */
 	u32 maps[] = { 2, 0, 3, 1 }, sels[] = { EN | USR | EVENT, ISEL, ISEL, ISEL };
-	int iresets[] = { -100, -1000, -50 };
 	struct perfctr_cpu_state *st;
-	unsigned long flags;
 
 	imode_setup(test, &perfctr_x86_k7, 48);
 	st = mkistate(test, 1, 3, maps, sels, iresets);
 	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	return st;
+}
+
+static void identify_overflow_finds_the_overflown(struct kunit *test)
+{
+	int iresets[] = { -100, -1000, -50 };
+	struct perfctr_cpu_state *st = k7_three_imode(test, iresets);
+
 	sim.ctr[2] = GENMASK_ULL(47, 0) - 10;	/* the a-mode counter passes 0 too */
 	irun(st, 150);
 	KUNIT_EXPECT_EQ(test, (unsigned int)(BIT(1) | BIT(3)), perfctr_cpu_identify_overflow(st));
@@ -2598,9 +2600,7 @@ static void identify_overflow_finds_the_overflown(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 150ULL, st->pmc[1].sum);
 	KUNIT_EXPECT_EQ(test, 150ULL, st->pmc[3].sum);
 	perfctr_cpu_ireload(st);
-	local_irq_save(flags);
-	perfctr_cpu_resume(st);
-	local_irq_restore(flags);
+	resume_now(st);
 	KUNIT_EXPECT_EQ(test, sext(-100), sim.ctr[0]);
 	KUNIT_EXPECT_EQ(test, sext(-1000 + 150), sim.ctr[3]);
 	KUNIT_EXPECT_EQ(test, sext(-50), sim.ctr[1]);
@@ -2609,13 +2609,9 @@ static void identify_overflow_finds_the_overflown(struct kunit *test)
 
 static void identify_overflow_returns_the_mask(struct kunit *test)
 {
-	u32 maps[] = { 2, 0, 3, 1 }, sels[] = { EN | USR | EVENT, ISEL, ISEL, ISEL };
 	int iresets[] = { -100, -1000, -150 };
-	struct perfctr_cpu_state *st;
+	struct perfctr_cpu_state *st = k7_three_imode(test, iresets);
 
-	imode_setup(test, &perfctr_x86_k7, 48);
-	st = mkistate(test, 1, 3, maps, sels, iresets);
-	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
 	sim.ctr[2] = GENMASK_ULL(47, 0) - 10;
 	irun(st, 99);			/* -1, -901, -51 */
 	KUNIT_EXPECT_EQ(test, 0U, perfctr_cpu_identify_overflow(st));
@@ -2801,11 +2797,6 @@ static struct perfctr_cpu_state *p4_istate(struct kunit *test, int ireset)
 	st->control.ireset[0] = ireset;
 	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
 	return st;
-}
-
-static void resume_now(struct perfctr_cpu_state *st)
-{
-	irqs_off(perfctr_cpu_resume, st);
 }
 
 static void p4_imode_resume_writes_start_value(struct kunit *test)
