@@ -76,12 +76,14 @@ struct vperfctr {
 	bool forbidden_on;
 	cpumask_var_t forbidden;
 	/*
-	 * vperfctr_control()'s argument and the state it is validated in:
-	 * here rather than allocated per call.  Only one control runs at a
-	 * time: the owner's own, or its tracer's while it is frozen.
+	 * vperfctr_control()'s argument, the state it is validated in and
+	 * its forbidden CPUs: here rather than allocated per call.  Only one
+	 * control runs at a time: the owner's own, or its tracer's while it
+	 * is frozen.
 	 */
 	struct vperfctr_control new_control;
 	struct perfctr_cpu_state new_state;
+	cpumask_var_t new_forbidden;
 };
 
 /* perfctr->pending: a SIGILL is owed for a resume on a forbidden CPU. */
@@ -159,6 +161,18 @@ static void vperfctr_suspend_locked(struct vperfctr *perfctr)
 }
 
 /*
+ * Mark a suspended state's counters stopped, for readers of the page
+ * too, with nothing for vperfctr_iresume() to restart.
+ */
+static void vperfctr_mark_stopped(struct vperfctr *perfctr)
+{
+	vperfctr_write_begin(perfctr);
+	cpu_state(perfctr)->cstatus = 0;
+	vperfctr_write_end(perfctr);
+	perfctr->iresume_cstatus = 0;
+}
+
+/*
  * The owner runs on a CPU its control cannot run on (its affinity was
  * widened again after the control, or a cpuset or CPU hotplug moved it):
  * virtual.rst's rule -- stop the counters, keeping their sums, and send
@@ -166,10 +180,7 @@ static void vperfctr_suspend_locked(struct vperfctr *perfctr)
  */
 static void vperfctr_forbidden_cpu(struct vperfctr *perfctr)
 {
-	vperfctr_write_begin(perfctr);
-	cpu_state(perfctr)->cstatus = 0;
-	vperfctr_write_end(perfctr);
-	perfctr->iresume_cstatus = 0;
+	vperfctr_mark_stopped(perfctr);
 	set_bit(VPERFCTR_PENDING_SIGILL, &perfctr->pending);
 	irq_work_queue(&perfctr->signal_work);
 }
@@ -344,6 +355,7 @@ static void vperfctr_put(struct vperfctr *perfctr)
 	irq_work_sync(&perfctr->signal_work);
 	vperfctr_put_pmu(perfctr);
 	free_cpumask_var(perfctr->forbidden);
+	free_cpumask_var(perfctr->new_forbidden);
 	__free_page(perfctr->page);
 	kfree(perfctr);
 }
@@ -356,7 +368,9 @@ static struct vperfctr *vperfctr_alloc(void)
 	if (!perfctr)
 		return ERR_PTR(-ENOMEM);
 	perfctr->page = alloc_page(GFP_KERNEL | __GFP_ZERO);
-	if (!perfctr->page || !zalloc_cpumask_var(&perfctr->forbidden, GFP_KERNEL)) {
+	if (!perfctr->page || !zalloc_cpumask_var(&perfctr->forbidden, GFP_KERNEL) ||
+	    !alloc_cpumask_var(&perfctr->new_forbidden, GFP_KERNEL)) {
+		free_cpumask_var(perfctr->forbidden);
 		if (perfctr->page)
 			__free_page(perfctr->page);
 		kfree(perfctr);
@@ -383,10 +397,7 @@ static void vperfctr_stop(struct vperfctr *perfctr, bool is_current)
 	perfctr_irq_save(flags);
 	if (is_current)
 		vperfctr_suspend_locked(perfctr);
-	vperfctr_write_begin(perfctr);
-	cpu_state(perfctr)->cstatus = 0;
-	vperfctr_write_end(perfctr);
-	perfctr->iresume_cstatus = 0;
+	vperfctr_mark_stopped(perfctr);
 	perfctr_irq_restore(flags);
 }
 
@@ -735,19 +746,15 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	struct perfctr_cpu_state *next = &perfctr->new_state;
 	struct perfctr_cpu_state *st = cpu_state(perfctr);
 	struct task_struct *tsk;
+	struct cpumask *forbidden = perfctr->new_forbidden;
 	bool forbidden_on, had_pmu;
-	cpumask_var_t forbidden;
 	unsigned long flags;
 	unsigned int i;
 	int err;
 
-	if (!alloc_cpumask_var(&forbidden, GFP_KERNEL))
-		return -ENOMEM;
 	tsk = vperfctr_begin(perfctr, true);
-	if (IS_ERR(tsk)) {
-		free_cpumask_var(forbidden);
+	if (IS_ERR(tsk))
 		return PTR_ERR(tsk);
-	}
 	if (copy_from_user(ctl, argp, sizeof(*ctl))) {
 		err = -EFAULT;
 		goto out;
@@ -805,7 +812,6 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 		vperfctr_put_pmu(perfctr);
 out:
 	vperfctr_end(tsk);
-	free_cpumask_var(forbidden);
 	return err;
 }
 
