@@ -199,8 +199,14 @@ static void sim_setup(struct kunit *test, const struct perfctr_x86_model *model,
 
 static int perfctr_x86_test_init(struct kunit *test)
 {
-	/* The control cache is per CPU: stay on one. */
-	migrate_disable();
+	/*
+	 * The control cache is per CPU: stay on one.  KUnit runs .init and
+	 * the case in one kthread, thrown away afterwards, and .exit in
+	 * another: pin this one by its affinity, which needs no undoing
+	 * (a migrate_disable() here would be undone in the wrong task).
+	 */
+	KUNIT_ASSERT_EQ(test, 0, set_cpus_allowed_ptr(current,
+						      cpumask_of(raw_smp_processor_id())));
 	test->priv = kunit_kzalloc(test, sizeof(struct perfctr_cpu_state), GFP_KERNEL);
 	return test->priv ? 0 : -ENOMEM;
 }
@@ -210,7 +216,6 @@ static void perfctr_x86_test_exit(struct kunit *test)
 	perfctr_x86_set_p4_ht(false);
 	perfctr_x86_set_no_lapic(false);
 	perfctr_x86_use_model(perfctr_x86_boot_model());
-	migrate_enable();
 }
 
 /* A state with @n a-mode counters: pmc_map[i] = maps[i], evntsel[i] = sels[i]. */
@@ -2962,7 +2967,97 @@ static void overflow_interrupt_end_to_end(struct kunit *test)
 }
 #endif
 
+/* ---- The privilege bits (perfctr_cpu_counts_kernel()) and unused entries ---- */
+
+/* Does the one-counter control @sel (P4: CCCR IQ_CCCR, ESCR @escr) count kernel mode? */
+static bool counts_kernel1(struct kunit *test, const struct perfctr_x86_model *m,
+			   u32 map, u32 sel, u32 escr)
+{
+	struct perfctr_cpu_state *st;
+
+	if (m->family == PERFCTR_X86_FAM_P6) {
+		sim_setup(test, m, 48);
+	} else {
+		simx_setup(test, m, 40);
+	}
+	st = mkstate(test, 1, &map, &sel);
+	st->control.tsc_on = !m->no_tsc;
+	st->control.p4.escr[0] = escr;
+	KUNIT_EXPECT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	return perfctr_cpu_counts_kernel(st);
+}
+
+static void counts_kernel_follows_the_os_bits(struct kunit *test)
+{
+	/* P6 family: EVNTSEL's OS bit; a fixed counter's OS field. */
+	KUNIT_EXPECT_FALSE(test, counts_kernel1(test, &perfctr_x86_p6, 0, EN | USR | EVENT, 0));
+	KUNIT_EXPECT_TRUE(test, counts_kernel1(test, &perfctr_x86_p6, 0, EN | OS | EVENT, 0));
+	KUNIT_EXPECT_TRUE(test, counts_kernel1(test, &perfctr_x86_p6, 0,
+					       EN | USR | OS | EVENT, 0));
+	KUNIT_EXPECT_FALSE(test, counts_kernel1(test, ARCH, FIXED(1), F_USR, 0));
+	KUNIT_EXPECT_TRUE(test, counts_kernel1(test, ARCH, FIXED(1), F_OS, 0));
+	KUNIT_EXPECT_FALSE(test, counts_kernel1(test, AMD, 3, EN | USR | EVENT, 0));
+	KUNIT_EXPECT_TRUE(test, counts_kernel1(test, AMD, 3, EN | OS | EVENT, 0));
+	/* P5 family: CPL 3 only, or CPL 0-2 too; the WinChip cannot tell. */
+	KUNIT_EXPECT_FALSE(test, counts_kernel1(test, P5, 0, CESR_CPL3 | P5EV, 0));
+	KUNIT_EXPECT_TRUE(test, counts_kernel1(test, P5MMX, 1, CESR_CPL0 | P5EV, 0));
+	KUNIT_EXPECT_TRUE(test, counts_kernel1(test, MII, 0, CESR_CPL0 | CESR_CPL3 | P5EV, 0));
+	KUNIT_EXPECT_TRUE(test, counts_kernel1(test, C6, 0, 0x02, 0));
+	/* VIA C3: no privilege bits at all. */
+	KUNIT_EXPECT_TRUE(test, counts_kernel1(test, VC3, 1, 0x79, 0));
+	/* P4: the ESCR's T0_OS. */
+	KUNIT_EXPECT_FALSE(test, counts_kernel1(test, P4, 12, IQ_CCCR, IQ_ESCR));
+	KUNIT_EXPECT_TRUE(test, counts_kernel1(test, P4, 12, IQ_CCCR, IQ_ESCR | E_T0_OS));
+}
+
+static void counts_kernel_false_without_pmcs(struct kunit *test)
+{
+	struct perfctr_cpu_state *st = test->priv;
+
+	perfctr_x86_use_model(NULL);
+	st->control.tsc_on = 1;
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	KUNIT_EXPECT_FALSE(test, perfctr_cpu_counts_kernel(st));
+}
+
+/* The rules powerpc has always had, on every x86 model too. */
+static void unused_entries_must_be_zero(struct kunit *test)
+{
+	struct perfctr_cpu_state *st = test->priv;
+
+	/* The generic model: no counters, so no evntsel_high either. */
+	perfctr_x86_use_model(NULL);
+	st->control.tsc_on = 1;
+	st->control.evntsel_high[0] = 1;
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+	st->control.evntsel_high[0] = 0;
+	st->control.pmc_map[PERFCTR_NRCTRS - 1] = 1;
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+	st->control.pmc_map[PERFCTR_NRCTRS - 1] = 0;
+	st->control.ireset[3] = -5;
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+	st->control.ireset[3] = 0;
+	KUNIT_EXPECT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+
+	/* A P6 control: garbage after its one counter, or an a-mode ireset. */
+	st = one_counter(test, &perfctr_x86_p6, 0, EN | USR | EVENT);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	st->control.evntsel[1] = EN | USR | EVENT;
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+	st->control.evntsel[1] = 0;
+	st->control.evntsel_high[5] = 1;
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+	st->control.evntsel_high[5] = 0;
+	st->control.ireset[0] = -100;
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+	st->control.ireset[0] = 0;
+	KUNIT_EXPECT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+}
+
 static struct kunit_case perfctr_x86_cases[] = {
+	KUNIT_CASE(counts_kernel_follows_the_os_bits),
+	KUNIT_CASE(counts_kernel_false_without_pmcs),
+	KUNIT_CASE(unused_entries_must_be_zero),
 	KUNIT_CASE(p6_accepts_counter0),
 	KUNIT_CASE(p6_accepts_both_counters),
 	KUNIT_CASE(p6_rejects_enable_in_evntsel1),
