@@ -12,9 +12,13 @@
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/bits.h>
+#include <linux/cpumask.h>
 #include <linux/irqflags.h>
+#include <linux/perf_event.h>
 #include <linux/preempt.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include <asm/apic.h>
 #include <asm/nmi.h>
@@ -937,6 +941,38 @@ static void reserve_forgets_the_cached_controls(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (u64)(EN | USR | EVENT), sim.evntsel[0]);
 	perfctr_cpu_release(test_service);
 }
+
+#ifdef CONFIG_PERF_GUEST_MEDIATED_PMU
+/*
+ * KVM's mediated vPMU and perfctr exclude each other like perf and
+ * perfctr: whoever comes first keeps the PMU, and perfctr names KVM.
+ */
+static void reserve_and_mediated_vpmu_exclude_each_other(struct kunit *test)
+{
+	const struct perfctr_x86_model *m = boot_vendor_model(test);
+	const char *holder;
+
+	perfctr_x86_use_model(m);
+	/* A VM with a mediated vPMU exists: perfctr is refused, naming KVM. */
+	KUNIT_ASSERT_EQ(test, 0, perf_create_mediated_pmu());
+	holder = perfctr_cpu_reserve(test_service);
+	KUNIT_EXPECT_NOT_NULL(test, holder);
+	if (holder)
+		KUNIT_EXPECT_NOT_NULL(test, strstr(holder, "KVM"));
+	else
+		perfctr_cpu_release(test_service);
+	/* The refusal took nothing: perf could have the counters. */
+	KUNIT_EXPECT_TRUE(test, reserve_perfctr_nmi(m->perfctr_msr));
+	release_perfctr_nmi(m->perfctr_msr);
+	perf_release_mediated_pmu();
+	/* perfctr holds the PMU: no VM gets a mediated vPMU until it is released. */
+	KUNIT_ASSERT_NULL(test, perfctr_cpu_reserve(test_service));
+	KUNIT_EXPECT_EQ(test, -EBUSY, perf_create_mediated_pmu());
+	perfctr_cpu_release(test_service);
+	KUNIT_ASSERT_EQ(test, 0, perf_create_mediated_pmu());
+	perf_release_mediated_pmu();
+}
+#endif
 
 static void generic_model_reserves_no_pmc(struct kunit *test)
 {
@@ -3176,6 +3212,9 @@ static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(reserve_takes_the_pmu_from_perf),
 	KUNIT_CASE(reserve_refused_while_perf_holds),
 	KUNIT_CASE(reserve_forgets_the_cached_controls),
+#ifdef CONFIG_PERF_GUEST_MEDIATED_PMU
+	KUNIT_CASE(reserve_and_mediated_vpmu_exclude_each_other),
+#endif
 	KUNIT_CASE(generic_model_reserves_no_pmc),
 #endif
 #ifdef CONFIG_PERFCTR_INTERRUPT_SUPPORT
