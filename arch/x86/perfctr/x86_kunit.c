@@ -847,7 +847,10 @@ static void generic_rejects_pmcs(struct kunit *test)
 	perfctr_x86_use_model(NULL);
 	st = mkstate(test, 1, &map, &sel);
 	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+	/* The TSC alone, with nothing left in the counter entries. */
 	st->control.nractrs = 0;
+	st->control.pmc_map[0] = 0;
+	st->control.evntsel[0] = 0;
 	KUNIT_EXPECT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
 	KUNIT_EXPECT_EQ(test, perfctr_mk_cstatus(1, 0, 0), st->cstatus);
 }
@@ -1511,7 +1514,12 @@ static void vc3_rejects_imode_and_p4_fields(struct kunit *test)
 	st->control.nrictrs = 1;
 	st->control.ireset[0] = -5;
 	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
-	st->control.nrictrs = 0;	/* the TSC alone */
+	/* The TSC alone: entries beyond the (no) counters must be empty. */
+	st->control.nrictrs = 0;
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+	memset(&st->control.pmc_map, 0, sizeof(st->control.pmc_map));
+	memset(&st->control.evntsel, 0, sizeof(st->control.evntsel));
+	memset(&st->control.ireset, 0, sizeof(st->control.ireset));
 	KUNIT_EXPECT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
 }
 
