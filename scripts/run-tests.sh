@@ -85,7 +85,6 @@ if [[ $arch != x86_64 ]]; then	# no busybox for the guest (i386: Debian's is 64-
 	$cc -static -O2 -Wall -o "$work/root/init" "$TOP/scripts/guest-init.c" ||
 		die "guest-init does not build"
 	{
-		echo "ENV PERFCTR_QEMU_CPU=$cpu"
 		case $mode in
 		demo) echo "raw-demo ./perfctr_demo" ;;
 		bench) echo "raw-bench ./perfctr_bench" ;;
