@@ -945,6 +945,25 @@ static void reserve_forgets_the_cached_controls(struct kunit *test)
 	perfctr_cpu_release(test_service);
 }
 
+/* The release leaves nothing counting: perf_events takes a quiet PMU. */
+static void release_stops_the_counters(struct kunit *test)
+{
+	const struct perfctr_x86_model *m = boot_vendor_model(test);
+	struct perfctr_cpu_state *st = counting_state(test, m, 40);
+
+	KUNIT_ASSERT_NULL(test, perfctr_cpu_reserve(test_service));
+	run(st, 10);
+	/* Suspended, but an a-mode event select stays enabled. */
+	KUNIT_EXPECT_NE(test, 0ULL, sim.evntsel[0] & EN);
+	perfctr_cpu_release(test_service);
+	KUNIT_EXPECT_EQ(test, 0ULL, sim.evntsel[0]);
+	/* And the cache trusts nothing: the next resume writes it again. */
+	KUNIT_ASSERT_NULL(test, perfctr_cpu_reserve(test_service));
+	run(st, 10);
+	KUNIT_EXPECT_EQ(test, (u64)(EN | USR | EVENT), sim.evntsel[0]);
+	perfctr_cpu_release(test_service);
+}
+
 #ifdef CONFIG_PERF_GUEST_MEDIATED_PMU
 /*
  * KVM's mediated vPMU and perfctr exclude each other like perf and
@@ -2927,10 +2946,18 @@ static void p4_imode_overflow_found_and_rearmed(struct kunit *test)
 static void lvtpc_follows_the_reservation(struct kunit *test)
 {
 	const struct perfctr_x86_model *m = boot_vendor_model(test);
+	u32 before = apic_read(APIC_LVTPC);
 
 	imode_setup(test, m, 48);
+	/* Whatever was there (NMI delivery under perf) comes back at release. */
+	apic_write(APIC_LVTPC, APIC_DM_NMI | APIC_LVT_MASKED);
 	KUNIT_ASSERT_NULL(test, perfctr_cpu_reserve(test_service));
 	KUNIT_EXPECT_EQ(test, (u32)LOCAL_PERFCTR_VECTOR, apic_read(APIC_LVTPC) & LVT_BITS);
+	perfctr_cpu_release(test_service);
+	KUNIT_EXPECT_EQ(test, (u32)(APIC_DM_NMI | APIC_LVT_MASKED),
+			apic_read(APIC_LVTPC) & LVT_BITS);
+	apic_write(APIC_LVTPC, APIC_DM_NMI);
+	KUNIT_ASSERT_NULL(test, perfctr_cpu_reserve(test_service));
 	perfctr_cpu_release(test_service);
 	KUNIT_EXPECT_EQ(test, (u32)APIC_DM_NMI, apic_read(APIC_LVTPC) & LVT_BITS);
 	/* Without PCINT (no local APIC) perfctr leaves LVTPC alone. */
@@ -2939,6 +2966,7 @@ static void lvtpc_follows_the_reservation(struct kunit *test)
 	KUNIT_ASSERT_NULL(test, perfctr_cpu_reserve(test_service));
 	KUNIT_EXPECT_EQ(test, (u32)APIC_DM_NMI, apic_read(APIC_LVTPC) & LVT_BITS);
 	perfctr_cpu_release(test_service);
+	apic_write(APIC_LVTPC, before);
 }
 
 static struct perfctr_cpu_state *pmi_state;
@@ -3220,6 +3248,7 @@ static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(reserve_takes_the_pmu_from_perf),
 	KUNIT_CASE(reserve_refused_while_perf_holds),
 	KUNIT_CASE(reserve_forgets_the_cached_controls),
+	KUNIT_CASE(release_stops_the_counters),
 #ifdef CONFIG_PERF_GUEST_MEDIATED_PMU
 	KUNIT_CASE(reserve_and_mediated_vpmu_exclude_each_other),
 #endif

@@ -1108,8 +1108,8 @@ TEST_F(bad_control, refused_and_nothing_changes)
 		c.preserve = 1;
 		break;
 	case F_ARCH_HIGH:
-#ifdef _ARCH_PPC		/* MMCR1: ppc64's unit fields; none without PMCs */
-		c.cpu_control.ppc.mmcr1 = 1ULL << 32;
+#ifdef _ARCH_PPC		/* MMCR2: only THRESHMULT (bit 0), and only the 74xx */
+		c.cpu_control.ppc.mmcr2 = 1;
 #else			/* evntsel_high: AMD's high event-select bits */
 		c.cpu_control.evntsel_high[0] = 1;
 #endif
