@@ -254,11 +254,12 @@ TEST(info_versions_and_features)
 	EXPECT_EQ(expected_cpu_type(), info.cpu_type);
 #else
 	/* A PMC model exactly where perf_events found a PMU that counts. */
-	if (perf_found_a_pmu() >= 0)
+	if (perf_found_a_pmu() >= 0) {
 		EXPECT_EQ(perf_found_a_pmu(), info.cpu_type != PERFCTR_X86_GENERIC);
-	else
+	} else {
 		TH_LOG("no perf_events: cpu_type %u not checked against a probe",
 		       info.cpu_type);
+	}
 #endif
 	EXPECT_TRUE(info.cpu_features & PERFCTR_FEATURE_RDTSC);
 	EXPECT_EQ(model_has_rdpmc(), !!(info.cpu_features & PERFCTR_FEATURE_RDPMC));
