@@ -121,21 +121,35 @@ u64 perfctr_x86_ctr_mask(void)
  * Hardware accessors.  The KUnit suite redirects them to a simulated PMU;
  * without KUnit the redirection compiles to nothing.
  */
+#if IS_ENABLED(CONFIG_PERFCTR_X86_KUNIT_TEST)
+/*
+ * Not KUnit's static stubs: their lookup takes a spinlock_t, which the
+ * switch path's interrupts-off sections may not take on PREEMPT_RT.
+ */
+struct perfctr_x86_test_hw perfctr_x86_test_hw;
+#define TEST_HW(fn, ...) do {							\
+	if (unlikely(READ_ONCE(perfctr_x86_test_hw.fn)) && kunit_get_current_test())	\
+		return perfctr_x86_test_hw.fn(__VA_ARGS__);			\
+} while (0)
+#else
+#define TEST_HW(fn, ...) do { } while (0)
+#endif
+
 void perfctr_x86_wrmsr(u32 msr, u64 val)
 {
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_x86_wrmsr, msr, val);
+	TEST_HW(wrmsr, msr, val);
 	native_write_msr(msr, val);
 }
 
 u32 perfctr_x86_rdmsr_low(u32 msr)
 {
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_x86_rdmsr_low, msr);
+	TEST_HW(rdmsr_low, msr);
 	return (u32)native_read_msr(msr);
 }
 
 u32 perfctr_x86_rdpmc_low(u32 map)
 {
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_x86_rdpmc_low, map);
+	TEST_HW(rdpmc_low, map);
 	return (u32)native_read_pmc(map);
 }
 

@@ -196,8 +196,9 @@ static void sim_setup(struct kunit *test, const struct perfctr_x86_model *model,
 	memset(&sim, 0, sizeof(sim));
 	sim.model = model;
 	sim.width = width;
-	kunit_activate_static_stub(test, perfctr_x86_wrmsr, sim_wrmsr);
-	kunit_activate_static_stub(test, perfctr_x86_rdpmc_low, sim_rdpmc_low);
+	perfctr_x86_test_hw.wrmsr = sim_wrmsr;
+	perfctr_x86_test_hw.rdmsr_low = NULL;
+	perfctr_x86_test_hw.rdpmc_low = sim_rdpmc_low;
 	perfctr_x86_use_model(model);
 }
 
@@ -211,6 +212,8 @@ static int perfctr_x86_test_init(struct kunit *test)
 	 */
 	KUNIT_ASSERT_EQ(test, 0, set_cpus_allowed_ptr(current,
 						      cpumask_of(raw_smp_processor_id())));
+	/* A per-CPU thread now, for DEBUG_PREEMPT's smp_processor_id() check. */
+	current->flags |= PF_NO_SETAFFINITY;
 	test->priv = kunit_kzalloc(test, sizeof(struct perfctr_cpu_state), GFP_KERNEL);
 	return test->priv ? 0 : -ENOMEM;
 }
@@ -220,6 +223,7 @@ static void perfctr_x86_test_exit(struct kunit *test)
 	perfctr_x86_set_p4_ht(false);
 	perfctr_x86_set_no_lapic(false);
 	perfctr_x86_use_model(perfctr_x86_boot_model());
+	memset(&perfctr_x86_test_hw, 0, sizeof(perfctr_x86_test_hw));
 }
 
 /* A state with @n a-mode counters: pmc_map[i] = maps[i], evntsel[i] = sels[i]. */
@@ -1207,9 +1211,9 @@ static void simx_setup(struct kunit *test, const struct perfctr_x86_model *model
 	memset(&sim, 0, sizeof(sim));
 	sim.model = model;
 	sim.width = width;
-	kunit_activate_static_stub(test, perfctr_x86_wrmsr, simx_wrmsr);
-	kunit_activate_static_stub(test, perfctr_x86_rdmsr_low, simx_rdmsr_low);
-	kunit_activate_static_stub(test, perfctr_x86_rdpmc_low, simx_rdpmc_low);
+	perfctr_x86_test_hw.wrmsr = simx_wrmsr;
+	perfctr_x86_test_hw.rdmsr_low = simx_rdmsr_low;
+	perfctr_x86_test_hw.rdpmc_low = simx_rdpmc_low;
 	perfctr_x86_use_model(model);
 }
 
