@@ -8,7 +8,7 @@
 SHELL := /bin/bash
 X86_CPUS ?= max Skylake-Client EPYC core2duo phenom
 # The PREEMPT_RT x86_64 kernel (scripts/config/x86_64-rt.config).
-X86_RT_CPUS ?= max
+X86_RT_CPUS ?= max Skylake-Client
 # i386: QEMU's pentium (P5MMX), pentium3 (P6), athlon (K7), and the Cyrix
 # and VIA C3 identities QEMU has no model for (see scripts/run-tests.sh).
 I386_CPUS ?= pentium pentium3 athlon pentium2,vendor=CyrixInstead pentium3,vendor=CentaurHauls
