@@ -7,6 +7,8 @@
 #
 #   run-tests.sh ARCH CPU MODE    ARCH: x86_64 | i386 | ppc64 | ppc32
 #                                 MODE: kselftest | demo | bench | bench-base
+#                                       | bench-off | bench-switch
+#                                       | bench-insns[-base|-off] (ppc64)
 #
 # Prints every result line, then one line per group:
 #   <arch>/<cpu> <suite>: N passed, N failed
@@ -20,6 +22,8 @@ src=$CACHE/src out=$CACHE/build/$arch kout=$out
 [[ $mode == bench || $mode == bench-switch ]] && kout=$CACHE/build/$arch-bench
 [[ $mode == bench-base ]] && kout=$CACHE/build/$arch-bench-base
 [[ $mode == bench-off ]] && kout=$CACHE/build/$arch-bench-off
+# Instructions per switch on the bench kernel, bench-base or bench-off.
+[[ $mode == bench-insns* ]] && kout=$CACHE/build/$arch-bench${mode#bench-insns}
 work=$CACHE/run/$arch-$cpu-$mode
 case $arch in
 x86_64) karch=x86 cc=gcc ;;
@@ -89,6 +93,7 @@ if [[ $arch != x86_64 ]]; then	# no busybox for the guest (i386: Debian's is 64-
 		case $mode in
 		demo) echo "raw-demo ./perfctr_demo" ;;
 		bench) echo "raw-bench ./perfctr_bench" ;;
+		bench-insns*) echo "raw-bench ./perfctr_bench --insns-per-switch" ;;
 		bench-*) echo "raw-bench ./perfctr_bench --switch-only" ;;
 		*) echo "T64 ./perfctr_test"
 		   if [[ $arch != i386 ]]; then echo "T64 ./perfctr_pmc_test"; fi
