@@ -5,6 +5,10 @@
 # with the same configuration for the cost of the series when unused.
 # Both are built without the debug checkers of the test kernels (KASAN,
 # lockdep, ...), which would weigh on the system calls, not the hooks.
+# On ppc64 the cost of the unused series is also counted exactly, in
+# instructions per context switch (the POWER PMU that QEMU emulates
+# counts every instruction, kernel included), for the unpatched kernel,
+# the series with PERFCTR=n and the series unused.
 # Writes bench/results.md and bench/results.json.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -16,6 +20,7 @@ bash "$TOP/scripts/build-kernel.sh" x86_64 bench-base
 bash "$TOP/scripts/build-kernel.sh" x86_64 bench-off
 bash "$TOP/scripts/build-kernel.sh" ppc64 bench
 bash "$TOP/scripts/build-kernel.sh" ppc64 bench-base
+bash "$TOP/scripts/build-kernel.sh" ppc64 bench-off
 tmp=$CACHE/bench
 mkdir -p "$tmp" "$TOP/bench"
 run() {	# arch cpu mode out
@@ -25,23 +30,31 @@ run() {	# arch cpu mode out
 run x86_64 max bench "$tmp/x86_64.patched.txt"
 run ppc64 POWER9 bench "$tmp/ppc64.patched.txt"
 # The unused-series rows compare kernels, so boots: the unpatched
-# kernel, the patched one with PERFCTR=n (code layout alone; x86_64 only)
-# and the patched one with no counters in use, booted in turn (five
-# times on x86_64, three on ppc64); each kernel's median boot is kept.
+# kernel, the patched one with PERFCTR=n (code layout alone) and the
+# patched one with no counters in use, booted in turn (five times on
+# x86_64, three on ppc64); each kernel's median boot is kept.
 # Boot-to-boot noise under TCG is several per cent.
 for i in 1 2 3 4 5; do
 	for m in base off switch; do
 		run x86_64 max "bench-$m" "$tmp/x86_64.$m.$i.txt"
 	done
 	if ((i <= 3)); then
-		for m in base switch; do
+		for m in base off switch; do
 			run ppc64 POWER9 "bench-$m" "$tmp/ppc64.$m.$i.txt"
 		done
 	fi
 done
+# The same three ppc64 kernels in instructions per switch (exact: no
+# noise to average away; three boots each show that it is the same).
+for i in 1 2 3; do
+	for m in base off switch; do
+		mode=bench-insns-$m; [[ $m == switch ]] && mode=bench-insns
+		run ppc64 POWER9 "$mode" "$tmp/ppc64.insns-$m.$i.txt"
+	done
+done
 
 python3 - "$tmp" "$TOP/bench" <<'PY'
-import json, sys
+import json, re, sys
 tmp, outdir = sys.argv[1], sys.argv[2]
 def rows(path):
     for line in open(path):
@@ -50,6 +63,7 @@ def rows(path):
     sys.exit(f'no results in {path}')
 def notes(path):
     return [l[len('BENCH-NOTE '):].strip() for l in open(path) if l.startswith('BENCH-NOTE ')]
+INSN_BOOTS = 3
 def median_boot(arch, prefix, n):
     boots = sorted((rows(f'{tmp}/{arch}.{prefix}.{i}.txt')[0] for i in range(1, n + 1)),
                    key=lambda r: r['median'])
@@ -57,28 +71,69 @@ def median_boot(arch, prefix, n):
     return dict(boots[n // 2], boots=[r['median'] for r in boots],
                 min=boots[0]['median'], max=boots[-1]['median'])
 runs, md = [], []
+names = {'base': 'kernel without the series',
+         'off': 'series applied, PERFCTR=n',
+         'switch': 'series, no counters in use'}
+def insn_rows():
+    # Each boot's figure is its minimum window (no interrupt in it),
+    # exact; the row shows the median boot and the spread across boots.
+    out, base, ns = [], None, []
+    for k in ('base', 'off', 'switch'):
+        boots = [rows(f'{tmp}/ppc64.insns-{k}.{i}.txt')[0]['min']
+                 for i in range(1, INSN_BOOTS + 1)]
+        s = sorted(boots)
+        r = {'group': 'instructions per switch',
+             'what': f'switch: {names[k]} ({INSN_BOOTS} boots)',
+             'unit': 'insns/switch', 'median': s[len(s) // 2], 'min': s[0],
+             'max': s[-1], 'boots': boots, 'baseline': None, 'ratio': 1.0}
+        if base is None:
+            base = r
+        else:
+            r.update(baseline=base['what'], ratio=r['median'] / base['median'],
+                     diff=r['median'] - base['median'])
+        out.append(r)
+        same = 'identical in every boot' if s[0] == s[-1] else f'{s[-1] - s[0]:.2f} apart across boots'
+        diff = '' if r is base else f", {r['diff']:+.2f} against the unpatched kernel"
+        ns.append(f"instructions per switch, {names[k]}: {', '.join(f'{b:.2f}' for b in boots)} "
+                  f"({same}){diff}")
+        # How many windows of each boot were at its minimum, and whether
+        # a wakeup ever preempted (a different path through the switch).
+        atmin, invol = [], 0
+        for i in range(1, INSN_BOOTS + 1):
+            t = ' '.join(notes(f'{tmp}/ppc64.insns-{k}.{i}.txt'))
+            m = re.search(r'(\d+) windows, (\d+) of them at the minimum', t)
+            atmin.append(f'{m[2]}/{m[1]}')
+            invol += sum(int(x) for x in re.findall(r'involuntary switches [^0-9]*(\d+)', t))
+            invol += sum(int(x) for x in re.findall(r'of B in the whole run (\d+)', t))
+        ns.append(f'  windows at the minimum, per boot: {", ".join(atmin)}; '
+                  f'involuntary switches (wakeup preemption) in all boots: {invol}')
+    return out, ns
 for arch, cpu, n, kinds in (('x86_64', 'qemu-tcg max', 5, ('off', 'switch')),
-                            ('ppc64', 'qemu-tcg pseries POWER9', 3, ('switch',))):
+                            ('ppc64', 'qemu-tcg pseries POWER9', 3, ('off', 'switch'))):
     patched = rows(f'{tmp}/{arch}.patched.txt')
     b = dict(median_boot(arch, 'base', n),
              what=f'switch: kernel without the series (median of {n} boots)')
     extra = [b]
-    names = {'off': 'switch: series applied, PERFCTR=n',
-             'switch': 'switch: series, no counters in use'}
     for k in kinds:
         r = median_boot(arch, k, n)
-        extra.append(dict(r, what=f'{names[k]} (median of {n} boots)',
+        extra.append(dict(r, what=f'switch: {names[k]} (median of {n} boots)',
                           baseline=b['what'], ratio=r['median'] / b['median']))
     for r in extra:
         r['group'] = 'unused series'
     allrows = patched + extra
-    runs.append({'arch': arch, 'cpu': cpu, 'rows': allrows,
-                 'notes': notes(f'{tmp}/{arch}.patched.txt')})
+    runnotes = notes(f'{tmp}/{arch}.patched.txt')
+    if arch == 'ppc64':
+        ins, ins_notes = insn_rows()
+        allrows += ins
+        runnotes += ins_notes
+    runs.append({'arch': arch, 'cpu': cpu, 'rows': allrows, 'notes': runnotes})
     md += [f'{arch} ({cpu}):', '',
            '| group | what | median | spread (min..max) | baseline | ratio |',
            '|---|---|---:|---:|---|---:|']
     for r in allrows:
         ratio = '1' if not r['baseline'] else f"{r['ratio']:.3f} (1/{1 / r['ratio']:.1f})"
+        if 'diff' in r:
+            ratio = f"{r['ratio']:.4f} ({r['diff']:+.2f} {r['unit']})"
         md.append(f"| {r['group']} | {r['what']} | {r['median']:.3f} {r['unit']} | "
                   f"{r['min']:.3f}..{r['max']:.3f} | {r['baseline'] or '(baseline)'} | {ratio} |")
     md += [f'- {n}' for n in runs[-1]['notes']] + ['']

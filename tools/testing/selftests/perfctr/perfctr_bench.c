@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -421,28 +422,41 @@ static void bench_switch(const char *none_name)
  * counter on CPU 0, with no IPI, before and after IPS_ROUNDS rounds of
  * write + read; B answers each byte; a round is two switches (A blocks in
  * read, B runs; B blocks in read, A runs).  The cost of reading the
- * counter (a window of zero rounds, its minimum) is subtracted.  A window
- * is about a hundred switches, much shorter than a tick under TCG, so
- * most windows see no interrupt: the minimum over IPS_REPS windows is the
- * count without them, and with a deterministic PMU (QEMU's counts every
- * instruction it executes) it is exact, the same from boot to boot.
+ * counter (a window of zero rounds, its minimum) is subtracted.
+ *
+ * Both threads are SCHED_FIFO at one priority, so that a wakeup never
+ * preempts the waker: each switch takes the same path (under SCHED_OTHER
+ * the fair class's wakeup preemption depends on the time the threads ran,
+ * and the count varies by hundreds of instructions from window to
+ * window).  The switch itself (__switch_to() and the thread hooks) is the
+ * same for every class.  A window is 2 * IPS_ROUNDS switches, far
+ * shorter than a tick under TCG.  Its count still takes a few discrete
+ * values: besides interrupts, occasional kernel work of some tens to a
+ * thousand instructions lands in many windows.  The minimum over
+ * IPS_REPS windows is the window with none of it: QEMU's PMU counts every
+ * instruction it executes, so that figure is exact, the same to about an
+ * instruction per switch from boot to boot.  User addresses are not
+ * randomised (the program re-executes itself with ADDR_NO_RANDOMIZE).
  */
-#define IPS_ROUNDS	50
-#define IPS_REPS	101
+#define IPS_ROUNDS	10
+#define IPS_REPS	5001
 
 struct ips {
 	int ab[2], ba[2];
 	long nvcsw, nivcsw;
 };
 
-static void pin_cpu0(void)
+/* Pinned to CPU 0, SCHED_FIFO at one priority: see insns_per_switch(). */
+static void pin_cpu0_fifo(void)
 {
+	struct sched_param sp = { .sched_priority = 1 };
 	cpu_set_t set;
 
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		perror("sched_setaffinity");
+	if (sched_setaffinity(0, sizeof(set), &set) ||
+	    sched_setscheduler(0, SCHED_FIFO, &sp)) {
+		perror("sched_setaffinity/sched_setscheduler");
 		exit(1);
 	}
 }
@@ -453,7 +467,7 @@ static void *ips_answer(void *arg)
 	struct rusage ru;
 	char c;
 
-	pin_cpu0();
+	pin_cpu0_fifo();
 	for (;;) {
 		if (read(p->ab[0], &c, 1) != 1)
 			exit(1);
@@ -525,7 +539,7 @@ static void insns_per_switch(void)
 		perror("perf_event_open instructions, CPU 0");
 		exit(1);
 	}
-	pin_cpu0();
+	pin_cpu0_fifo();
 	if (pipe(p.ab) || pipe(p.ba) || pthread_create(&tb, NULL, ips_answer, &p))
 		exit(1);
 	/* Warm up (B pinned and waiting, pipe pages allocated), then the
@@ -550,11 +564,11 @@ static void insns_per_switch(void)
 	for (atmin = 0; atmin < IPS_REPS && s[atmin] == s[0]; atmin++)
 		;
 	qsort(ovs, IPS_REPS, sizeof(double), cmp_double);
-	printf("BENCH-NOTE instructions per switch: %d rounds (%d switches) a window, "
-	       "%d windows, %d of them at the minimum %.2f (the others saw an "
-	       "interrupt or more); reading the counter, subtracted: %llu "
-	       "instructions (median %.0f)\n",
-	       IPS_ROUNDS, 2 * IPS_ROUNDS, IPS_REPS, atmin, s[0], over, ovs[IPS_REPS / 2]);
+	printf("BENCH-NOTE instructions per switch: %d windows of %d switches, "
+	       "%d of them at the minimum %.2f, median %.2f, maximum %.2f; "
+	       "reading the counter, subtracted: %llu instructions (median %.0f)\n",
+	       IPS_REPS, 2 * IPS_ROUNDS, atmin, s[0], s[IPS_REPS / 2],
+	       s[IPS_REPS - 1], over, ovs[IPS_REPS / 2]);
 	printf("BENCH-NOTE instructions per switch: involuntary switches of A in the "
 	       "windows %ld, voluntary %ld (expected %d); of B in the whole run %ld, "
 	       "voluntary %ld\n",
@@ -689,6 +703,13 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc > 1 && !strcmp(argv[1], "--insns-per-switch")) {
+		/* The same user addresses in every boot (thread stacks, buffers). */
+		int pers = personality(0xffffffff);
+
+		if (pers != -1 && !(pers & ADDR_NO_RANDOMIZE)) {
+			personality(pers | ADDR_NO_RANDOMIZE);
+			execv("/proc/self/exe", argv);
+		}
 		insns_per_switch();
 		print_table();
 		return 0;
