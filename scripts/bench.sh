@@ -75,15 +75,16 @@ names = {'base': 'kernel without the series',
          'off': 'series applied, PERFCTR=n',
          'switch': 'series, no counters in use'}
 def insn_rows():
-    # Each boot's figure is its minimum window (no interrupt in it),
-    # exact; the row shows the median boot and the spread across boots.
+    # Each boot's figure is its minimum window (none of the occasional
+    # kernel work, no interrupt): the row shows the median boot and the
+    # spread across the boots.
     out, base, ns = [], None, []
     for k in ('base', 'off', 'switch'):
-        boots = [rows(f'{tmp}/ppc64.insns-{k}.{i}.txt')[0]['min']
-                 for i in range(1, INSN_BOOTS + 1)]
+        paths = [f'{tmp}/ppc64.insns-{k}.{i}.txt' for i in range(1, INSN_BOOTS + 1)]
+        boots = [rows(p)[0]['min'] for p in paths]
         s = sorted(boots)
         r = {'group': 'instructions per switch',
-             'what': f'switch: {names[k]} ({INSN_BOOTS} boots)',
+             'what': f'switch: {names[k]} (minimum window, {INSN_BOOTS} boots)',
              'unit': 'insns/switch', 'median': s[len(s) // 2], 'min': s[0],
              'max': s[-1], 'boots': boots, 'baseline': None, 'ratio': 1.0}
         if base is None:
@@ -91,22 +92,25 @@ def insn_rows():
         else:
             r.update(baseline=base['what'], ratio=r['median'] / base['median'],
                      diff=r['median'] - base['median'])
-        out.append(r)
-        same = 'identical in every boot' if s[0] == s[-1] else f'{s[-1] - s[0]:.2f} apart across boots'
-        diff = '' if r is base else f", {r['diff']:+.2f} against the unpatched kernel"
-        ns.append(f"instructions per switch, {names[k]}: {', '.join(f'{b:.2f}' for b in boots)} "
-                  f"({same}){diff}")
-        # How many windows of each boot were at its minimum, and whether
-        # a wakeup ever preempted (a different path through the switch).
-        atmin, invol = [], 0
-        for i in range(1, INSN_BOOTS + 1):
-            t = ' '.join(notes(f'{tmp}/ppc64.insns-{k}.{i}.txt'))
-            m = re.search(r'(\d+) windows, (\d+) of them at the minimum', t)
+        # The windows of each boot: how many at the minimum, their median;
+        # involuntary switches would mean a preempting wakeup.
+        meds, atmin, invol = [], [], 0
+        for p in paths:
+            t = ' '.join(notes(p))
+            m = re.search(r'(\d+) windows of \d+ switches, (\d+) of them at the minimum '
+                          r'[\d.]+, median ([\d.]+)', t)
             atmin.append(f'{m[2]}/{m[1]}')
+            meds.append(float(m[3]))
             invol += sum(int(x) for x in re.findall(r'involuntary switches [^0-9]*(\d+)', t))
             invol += sum(int(x) for x in re.findall(r'of B in the whole run (\d+)', t))
-        ns.append(f'  windows at the minimum, per boot: {", ".join(atmin)}; '
-                  f'involuntary switches (wakeup preemption) in all boots: {invol}')
+        r.update(window_medians=meds)
+        out.append(r)
+        ns.append(f"instructions per switch, {names[k]}: minimum window per boot "
+                  f"{', '.join(f'{b:.2f}' for b in boots)} "
+                  f"({'identical' if s[0] == s[-1] else f'{s[-1] - s[0]:.2f} apart'}), "
+                  f"windows at it {', '.join(atmin)}; median window per boot "
+                  f"{', '.join(f'{b:.2f}' for b in meds)}; involuntary switches {invol}"
+                  + ('' if r is base else f"; {r['diff']:+.2f} per switch against the unpatched kernel"))
     return out, ns
 for arch, cpu, n, kinds in (('x86_64', 'qemu-tcg max', 5, ('off', 'switch')),
                             ('ppc64', 'qemu-tcg pseries POWER9', 3, ('off', 'switch'))):
