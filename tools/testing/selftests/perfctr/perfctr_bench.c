@@ -576,21 +576,22 @@ static void insns_per_switch(void)
 		}
 	}
 	qsort(ovs, IPS_REPS, sizeof(double), cmp_double);
-	printf("BENCH-NOTE instructions per switch: %d windows of %d switches, "
-	       "%d of them at the minimum %.2f, median %.2f, most frequent %.2f "
-	       "(%d windows), maximum %.2f; reading the counter, subtracted: "
-	       "%llu instructions (median %.0f)\n",
-	       IPS_REPS, 2 * IPS_ROUNDS, atmin, s[0], s[IPS_REPS / 2], mode, nmode,
-	       s[IPS_REPS - 1], over, ovs[IPS_REPS / 2]);
-	printf("BENCH-NOTE instructions per switch: involuntary switches of A in the "
-	       "windows %ld, voluntary %ld (expected %d); of B in the whole run %ld, "
-	       "voluntary %ld\n",
-	       r1.ru_nivcsw - r0.ru_nivcsw, r1.ru_nvcsw - r0.ru_nvcsw,
-	       IPS_REPS * IPS_ROUNDS, p.nivcsw, p.nvcsw);
+	printf("BENCH-NOTE instructions per switch: %d windows of %d switches, ",
+	       IPS_REPS, 2 * IPS_ROUNDS);
+	printf("%d of them at the minimum %.2f, median %.2f, ",
+	       atmin, s[0], s[IPS_REPS / 2]);
+	printf("most frequent %.2f (%d windows), maximum %.2f; ",
+	       mode, nmode, s[IPS_REPS - 1]);
+	printf("reading the counter, subtracted: %llu instructions (median %.0f)\n",
+	       over, ovs[IPS_REPS / 2]);
+	printf("BENCH-NOTE instructions per switch: involuntary switches of A in the windows %ld, ",
+	       r1.ru_nivcsw - r0.ru_nivcsw);
+	printf("voluntary %ld (expected %d); of B in the whole run %ld, voluntary %ld\n",
+	       r1.ru_nvcsw - r0.ru_nvcsw, IPS_REPS * IPS_ROUNDS, p.nivcsw, p.nvcsw);
 	/* A pipe write and read are some hundreds of kernel instructions. */
 	if (s[0] < 200) {
-		fprintf(stderr, "%.1f instructions per switch: the PMU does not count "
-			"the kernel\n", s[0]);
+		fprintf(stderr, "%.1f instructions per switch: the PMU does not count the kernel\n",
+			s[0]);
 		exit(1);
 	}
 }
