@@ -44,18 +44,20 @@ for i in 1 2 3 4 5; do
 		done
 	fi
 done
-# The same three ppc64 kernels in instructions per switch (exact: no
-# noise to average away; three boots each show that it is the same).
-for i in 1 2 3; do
+# The same three ppc64 kernels in instructions per switch: each boot's
+# figure is exact, and moves from boot to boot by a few instructions at
+# most, whatever the host load; the median of five boots is kept.
+insn_boots=5
+for ((i = 1; i <= insn_boots; i++)); do
 	for m in base off switch; do
 		mode=bench-insns-$m; [[ $m == switch ]] && mode=bench-insns
 		run ppc64 POWER9 "$mode" "$tmp/ppc64.insns-$m.$i.txt"
 	done
 done
 
-python3 - "$tmp" "$TOP/bench" <<'PY'
+python3 - "$tmp" "$TOP/bench" "$insn_boots" <<'PY'
 import json, re, sys
-tmp, outdir = sys.argv[1], sys.argv[2]
+tmp, outdir, INSN_BOOTS = sys.argv[1], sys.argv[2], int(sys.argv[3])
 def rows(path):
     for line in open(path):
         if line.startswith('BENCH-JSON '):
@@ -63,7 +65,6 @@ def rows(path):
     sys.exit(f'no results in {path}')
 def notes(path):
     return [l[len('BENCH-NOTE '):].strip() for l in open(path) if l.startswith('BENCH-NOTE ')]
-INSN_BOOTS = 3
 def median_boot(arch, prefix, n):
     boots = sorted((rows(f'{tmp}/{arch}.{prefix}.{i}.txt')[0] for i in range(1, n + 1)),
                    key=lambda r: r['median'])
