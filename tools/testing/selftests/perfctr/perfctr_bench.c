@@ -87,14 +87,20 @@ static struct row *add_row(const char *group, const char *name, const char *unit
 	return add_row_n(group, name, unit, baseline, samples, REPS);
 }
 
-static const struct row *find_row(const char *name)
+/* The baseline row: same name, and the same unit if there is one. */
+static const struct row *find_row(const char *name, const char *unit)
 {
+	const struct row *b = NULL;
 	int i;
 
 	for (i = 0; i < nrows; i++)
-		if (!strcmp(rows[i].name, name))
-			return &rows[i];
-	return NULL;
+		if (!strcmp(rows[i].name, name)) {
+			if (!strcmp(rows[i].unit, unit))
+				return &rows[i];
+			if (!b)
+				b = &rows[i];
+		}
+	return b;
 }
 
 static int perf_open(__u32 type, __u64 config, int disabled)
@@ -677,7 +683,7 @@ static void print_table(void)
 	printf("| group | what | median | spread (min..max) | baseline | ratio |\n");
 	printf("|---|---|---:|---:|---|---:|\n");
 	for (i = 0; i < nrows; i++) {
-		b = rows[i].baseline ? find_row(rows[i].baseline) : NULL;
+		b = rows[i].baseline ? find_row(rows[i].baseline, rows[i].unit) : NULL;
 		printf("| %s | %s | %.3f %s | %.3f..%.3f | %s | ",
 		       rows[i].group, rows[i].name, rows[i].median, rows[i].unit,
 		       rows[i].min, rows[i].max, b ? b->name : "(baseline)");
@@ -689,7 +695,7 @@ static void print_table(void)
 	}
 	printf("BENCH-JSON [");
 	for (i = 0; i < nrows; i++) {
-		b = rows[i].baseline ? find_row(rows[i].baseline) : NULL;
+		b = rows[i].baseline ? find_row(rows[i].baseline, rows[i].unit) : NULL;
 		printf("%s{\"group\":\"%s\",\"what\":\"%s\",\"unit\":\"%s\",",
 		       i ? "," : "", rows[i].group, rows[i].name, rows[i].unit);
 		printf("\"median\":%.4f,\"min\":%.4f,\"max\":%.4f,",
