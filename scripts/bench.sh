@@ -5,6 +5,10 @@
 # with the same configuration for the cost of the series when unused.
 # Both are built without the debug checkers of the test kernels (KASAN,
 # lockdep, ...), which would weigh on the system calls, not the hooks.
+# On ppc64 the cost of the unused series is also counted exactly, in
+# instructions per context switch (the POWER PMU that QEMU emulates
+# counts every instruction, kernel included), for the unpatched kernel,
+# the series with PERFCTR=n and the series unused.
 # Writes bench/results.md and bench/results.json.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -16,6 +20,7 @@ bash "$TOP/scripts/build-kernel.sh" x86_64 bench-base
 bash "$TOP/scripts/build-kernel.sh" x86_64 bench-off
 bash "$TOP/scripts/build-kernel.sh" ppc64 bench
 bash "$TOP/scripts/build-kernel.sh" ppc64 bench-base
+bash "$TOP/scripts/build-kernel.sh" ppc64 bench-off
 tmp=$CACHE/bench
 mkdir -p "$tmp" "$TOP/bench"
 run() {	# arch cpu mode out
@@ -25,24 +30,34 @@ run() {	# arch cpu mode out
 run x86_64 max bench "$tmp/x86_64.patched.txt"
 run ppc64 POWER9 bench "$tmp/ppc64.patched.txt"
 # The unused-series rows compare kernels, so boots: the unpatched
-# kernel, the patched one with PERFCTR=n (code layout alone; x86_64 only)
-# and the patched one with no counters in use, booted in turn (five
-# times on x86_64, three on ppc64); each kernel's median boot is kept.
+# kernel, the patched one with PERFCTR=n (code layout alone) and the
+# patched one with no counters in use, booted in turn (five times on
+# x86_64, three on ppc64); each kernel's median boot is kept.
 # Boot-to-boot noise under TCG is several per cent.
 for i in 1 2 3 4 5; do
 	for m in base off switch; do
 		run x86_64 max "bench-$m" "$tmp/x86_64.$m.$i.txt"
 	done
 	if ((i <= 3)); then
-		for m in base switch; do
+		for m in base off switch; do
 			run ppc64 POWER9 "bench-$m" "$tmp/ppc64.$m.$i.txt"
 		done
 	fi
 done
+# The same three ppc64 kernels in instructions per switch: each boot's
+# figure is exact, and moves from boot to boot by a few instructions at
+# most, whatever the host load; the median of five boots is kept.
+insn_boots=5
+for ((i = 1; i <= insn_boots; i++)); do
+	for m in base off switch; do
+		mode=bench-insns-$m; [[ $m == switch ]] && mode=bench-insns
+		run ppc64 POWER9 "$mode" "$tmp/ppc64.insns-$m.$i.txt"
+	done
+done
 
-python3 - "$tmp" "$TOP/bench" <<'PY'
-import json, sys
-tmp, outdir = sys.argv[1], sys.argv[2]
+python3 - "$tmp" "$TOP/bench" "$insn_boots" <<'PY'
+import json, re, sys
+tmp, outdir, INSN_BOOTS = sys.argv[1], sys.argv[2], int(sys.argv[3])
 def rows(path):
     for line in open(path):
         if line.startswith('BENCH-JSON '):
@@ -57,28 +72,78 @@ def median_boot(arch, prefix, n):
     return dict(boots[n // 2], boots=[r['median'] for r in boots],
                 min=boots[0]['median'], max=boots[-1]['median'])
 runs, md = [], []
+names = {'base': 'kernel without the series',
+         'off': 'series applied, PERFCTR=n',
+         'switch': 'series, no counters in use'}
+def insn_rows():
+    # Each boot's figure is its most frequent window (no interrupt; see
+    # perfctr_bench.c): the row shows the median boot and the spread
+    # across the boots.
+    out, base, ns = [], None, []
+    for k in ('base', 'off', 'switch'):
+        paths = [f'{tmp}/ppc64.insns-{k}.{i}.txt' for i in range(1, INSN_BOOTS + 1)]
+        boots, mins, meds, nmode, invol = [], [], [], [], 0
+        for p in paths:
+            rows(p)
+            t = ' '.join(notes(p))
+            m = re.search(r'(\d+) windows of \d+ switches, \d+ of them at the minimum '
+                          r'([\d.]+), median ([\d.]+), most frequent ([\d.]+) '
+                          r'\((\d+) windows\)', t)
+            if not m:
+                sys.exit(f'no instructions-per-switch note in {p}')
+            boots.append(float(m[4]))
+            nmode.append(f'{m[5]}/{m[1]}')
+            mins.append(float(m[2]))
+            meds.append(float(m[3]))
+            # Involuntary switches would mean a preempting wakeup.
+            invol += sum(int(x) for x in re.findall(r'involuntary switches [^0-9]*(\d+)', t))
+            invol += sum(int(x) for x in re.findall(r'of B in the whole run (\d+)', t))
+        s = sorted(boots)
+        r = {'group': 'instructions per switch',
+             'what': f'switch: {names[k]} ({INSN_BOOTS} boots)',
+             'unit': 'insns/switch', 'median': s[len(s) // 2], 'min': s[0],
+             'max': s[-1], 'boots': boots, 'boot_minima': mins,
+             'boot_medians': meds, 'baseline': None, 'ratio': 1.0}
+        if base is None:
+            base = r
+        else:
+            r.update(baseline=base['what'], ratio=r['median'] / base['median'],
+                     diff=r['median'] - base['median'])
+        out.append(r)
+        f = lambda v: ', '.join(f'{x:.2f}' for x in v)
+        ns.append(f"instructions per switch, {names[k]}: most frequent window per boot "
+                  f"{f(boots)} ({nmode and ', '.join(nmode)} windows); minimum window "
+                  f"{f(mins)}; median window {f(meds)}; involuntary switches {invol}"
+                  + ('' if r is base else
+                     f"; {r['diff']:+.2f} per switch against the unpatched kernel "
+                     f"(minima {sorted(mins)[len(mins) // 2] - sorted(base['boot_minima'])[len(mins) // 2]:+.2f})"))
+    return out, ns
 for arch, cpu, n, kinds in (('x86_64', 'qemu-tcg max', 5, ('off', 'switch')),
-                            ('ppc64', 'qemu-tcg pseries POWER9', 3, ('switch',))):
+                            ('ppc64', 'qemu-tcg pseries POWER9', 3, ('off', 'switch'))):
     patched = rows(f'{tmp}/{arch}.patched.txt')
     b = dict(median_boot(arch, 'base', n),
              what=f'switch: kernel without the series (median of {n} boots)')
     extra = [b]
-    names = {'off': 'switch: series applied, PERFCTR=n',
-             'switch': 'switch: series, no counters in use'}
     for k in kinds:
         r = median_boot(arch, k, n)
-        extra.append(dict(r, what=f'{names[k]} (median of {n} boots)',
+        extra.append(dict(r, what=f'switch: {names[k]} (median of {n} boots)',
                           baseline=b['what'], ratio=r['median'] / b['median']))
     for r in extra:
         r['group'] = 'unused series'
     allrows = patched + extra
-    runs.append({'arch': arch, 'cpu': cpu, 'rows': allrows,
-                 'notes': notes(f'{tmp}/{arch}.patched.txt')})
+    runnotes = notes(f'{tmp}/{arch}.patched.txt')
+    if arch == 'ppc64':
+        ins, ins_notes = insn_rows()
+        allrows += ins
+        runnotes += ins_notes
+    runs.append({'arch': arch, 'cpu': cpu, 'rows': allrows, 'notes': runnotes})
     md += [f'{arch} ({cpu}):', '',
            '| group | what | median | spread (min..max) | baseline | ratio |',
            '|---|---|---:|---:|---|---:|']
     for r in allrows:
         ratio = '1' if not r['baseline'] else f"{r['ratio']:.3f} (1/{1 / r['ratio']:.1f})"
+        if 'diff' in r:
+            ratio = f"{r['ratio']:.4f} ({r['diff']:+.2f} {r['unit']})"
         md.append(f"| {r['group']} | {r['what']} | {r['median']:.3f} {r['unit']} | "
                   f"{r['min']:.3f}..{r['max']:.3f} | {r['baseline'] or '(baseline)'} | {ratio} |")
     md += [f'- {n}' for n in runs[-1]['notes']] + ['']

@@ -9,7 +9,8 @@ set -euo pipefail
 arch=${1:-x86_64}
 variant=${2:-}	# "": test kernel; "rt": the PREEMPT_RT test kernel (x86_64);
 		# "base": unpatched; "bench", "bench-base": the same
-		# without the debug checkers, for benchmarks
+		# without the debug checkers, for benchmarks;
+		# "bench-off": the series with PERFCTR=n
 case $arch in
 x86_64) karch=x86; image=arch/x86/boot/bzImage; cross= ;;
 i386) karch=x86; image=arch/x86/boot/bzImage; cross= ;;	# the host gcc, -m32
@@ -55,7 +56,11 @@ ppc64/bench) src=$CACHE/src; out=$CACHE/build/$arch-bench
 */bench-base) src=$CACHE/pristine; out=$CACHE/build/$arch-bench-base
 	frags=("$cfg/$arch.config") ;;
 */bench-off) src=$CACHE/src; out=$CACHE/build/$arch-bench-off	# series, PERFCTR=n
-	frags=("$cfg/$arch.config") ;;
+	# (x86_64, ppc64): the bench kernel's configuration without perfctr,
+	# which the check below then holds to PERFCTR=n.
+	mkdir -p "$out"
+	echo '# CONFIG_PERFCTR is not set' > "$out/perfctr-off.config"
+	frags=("$cfg/$arch.config" "$out/perfctr-off.config") ;;
 *)	die "unknown variant $variant" ;;
 esac
 mkdir -p "$out"

@@ -9,6 +9,8 @@
 #                                       x86_64-rt (the PREEMPT_RT kernel,
 #                                       build-kernel.sh x86_64 rt)
 #                                 MODE: kselftest | demo | bench | bench-base
+#                                       | bench-off | bench-switch
+#                                       | bench-insns[-base|-off] (ppc64)
 #
 # Prints every result line, then one line per group:
 #   <arch>/<cpu> <suite>: N passed, N failed
@@ -28,6 +30,8 @@ src=$CACHE/src out=$CACHE/build/$label kout=$out
 [[ $mode == bench || $mode == bench-switch ]] && kout=$CACHE/build/$arch-bench
 [[ $mode == bench-base ]] && kout=$CACHE/build/$arch-bench-base
 [[ $mode == bench-off ]] && kout=$CACHE/build/$arch-bench-off
+# Instructions per switch on the bench kernel, bench-base or bench-off.
+[[ $mode == bench-insns* ]] && kout=$CACHE/build/$arch-bench${mode#bench-insns}
 work=$CACHE/run/$label-$cpu-$mode
 case $arch in
 x86_64) karch=x86 cc=gcc ;;
@@ -96,6 +100,7 @@ if [[ $arch != x86_64 ]]; then	# no busybox for the guest (i386: Debian's is 64-
 		case $mode in
 		demo) echo "raw-demo ./perfctr_demo" ;;
 		bench) echo "raw-bench ./perfctr_bench" ;;
+		bench-insns*) echo "raw-bench ./perfctr_bench --insns-per-switch" ;;
 		bench-*) echo "raw-bench ./perfctr_bench --switch-only" ;;
 		*) echo "T64 ./perfctr_test"
 		   if [[ $arch != i386 ]]; then echo "T64 ./perfctr_pmc_test"; fi

@@ -10,7 +10,15 @@
  * costs are also given in instructions per read, counted by the PMU
  * (kernel included: QEMU ignores the privilege freeze conditions).
  *
- *   perfctr_bench [--switch-only]    markdown table, then JSON
+ * --insns-per-switch counts, on CPU 0 and kernel included, the
+ * instructions per context switch of a pipe ping-pong (see
+ * insns_per_switch()): exact where the PMU counts (ppc64), so kernels can
+ * be compared to the instruction.  It and --switch-only use no perfctr
+ * system call: they run on a kernel without the series, or with
+ * PERFCTR=n, too.
+ *
+ *   perfctr_bench [--switch-only | --insns-per-switch]
+ *                                    markdown table, then JSON
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,6 +30,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,30 +65,42 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static struct row *add_row(const char *group, const char *name, const char *unit,
-			   const char *baseline, double *samples)
+static struct row *add_row_n(const char *group, const char *name, const char *unit,
+			     const char *baseline, double *samples, int n)
 {
 	struct row *r = &rows[nrows++];
 
-	qsort(samples, REPS, sizeof(double), cmp_double);
+	qsort(samples, n, sizeof(double), cmp_double);
 	r->group = group;
 	r->name = name;
 	r->unit = unit;
 	r->baseline = baseline;
-	r->median = samples[REPS / 2];
+	r->median = samples[n / 2];
 	r->min = samples[0];
-	r->max = samples[REPS - 1];
+	r->max = samples[n - 1];
 	return r;
 }
 
-static const struct row *find_row(const char *name)
+static struct row *add_row(const char *group, const char *name, const char *unit,
+			   const char *baseline, double *samples)
 {
+	return add_row_n(group, name, unit, baseline, samples, REPS);
+}
+
+/* The baseline row: same name, and the same unit if there is one. */
+static const struct row *find_row(const char *name, const char *unit)
+{
+	const struct row *b = NULL;
 	int i;
 
 	for (i = 0; i < nrows; i++)
-		if (!strcmp(rows[i].name, name))
-			return &rows[i];
-	return NULL;
+		if (!strcmp(rows[i].name, name)) {
+			if (!strcmp(rows[i].unit, unit))
+				return &rows[i];
+			if (!b)
+				b = &rows[i];
+		}
+	return b;
 }
 
 static int perf_open(__u32 type, __u64 config, int disabled)
@@ -393,6 +415,193 @@ static void bench_switch(const char *none_name)
 		add_row("context switch", names[m], "us/switch", none_name, s[m]);
 }
 
+/* ------------------------------------------- instructions per switch */
+
+/*
+ * The instructions CPU 0 executes, kernel included, per context switch of
+ * two threads ping-ponging a byte through two pipes on CPU 0, both
+ * pinned there: one perf_event hardware instructions counter for CPU 0
+ * (pid -1, cpu 0, exclude_kernel = 0).  A CPU counter is not a task
+ * event, so perf's own switch hooks stay off, and it counts the switch
+ * itself (__schedule(), __switch_to(), the architecture's hooks), which a
+ * per-thread counter would not see.  The calling thread (A) reads the
+ * counter on CPU 0, with no IPI, before and after IPS_ROUNDS rounds of
+ * write + read; B answers each byte; a round is two switches (A blocks in
+ * read, B runs; B blocks in read, A runs).  The cost of reading the
+ * counter (a window of zero rounds, its minimum) is subtracted.
+ *
+ * Both threads are SCHED_FIFO at one priority, so that a wakeup never
+ * preempts the waker: each switch takes the same path (under SCHED_OTHER
+ * the fair class's wakeup preemption depends on the time the threads ran,
+ * and the count varies by hundreds of instructions from window to
+ * window).  The switch itself (__switch_to() and the thread hooks) is the
+ * same for every class.  A window is 2 * IPS_ROUNDS switches, far
+ * shorter than a tick under TCG.  Its count still takes a few discrete
+ * values: besides interrupts, occasional kernel work of some tens to a
+ * thousand instructions lands in some windows.  QEMU's PMU counts every
+ * instruction it executes, so each value is exact; the most frequent
+ * one (a quarter to a half of IPS_REPS windows) is the figure, the same
+ * to about an instruction per switch from boot to boot whatever the host
+ * load; the note also gives the minimum and the median window.  User
+ * addresses are not randomised (the program re-executes itself with
+ * ADDR_NO_RANDOMIZE).
+ */
+#define IPS_ROUNDS	10
+#define IPS_REPS	5001
+
+struct ips {
+	int ab[2], ba[2];
+	long nvcsw, nivcsw;
+};
+
+/* Pinned to CPU 0, SCHED_FIFO at one priority: see insns_per_switch(). */
+static void pin_cpu0_fifo(void)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) ||
+	    sched_setscheduler(0, SCHED_FIFO, &sp)) {
+		perror("sched_setaffinity/sched_setscheduler");
+		exit(1);
+	}
+}
+
+static void *ips_answer(void *arg)
+{
+	struct ips *p = arg;
+	struct rusage ru;
+	char c;
+
+	pin_cpu0_fifo();
+	for (;;) {
+		if (read(p->ab[0], &c, 1) != 1)
+			exit(1);
+		if (c == 'q')
+			break;
+		if (write(p->ba[1], &c, 1) != 1)
+			exit(1);
+	}
+	getrusage(RUSAGE_THREAD, &ru);
+	p->nvcsw = ru.ru_nvcsw;
+	p->nivcsw = ru.ru_nivcsw;
+	return NULL;
+}
+
+struct count3 {
+	unsigned long long value, enabled, running;
+};
+
+static struct count3 ips_read(int cfd)
+{
+	struct count3 v;
+
+	if (read(cfd, &v, sizeof(v)) != sizeof(v)) {
+		perror("read CPU 0 instructions counter");
+		exit(1);
+	}
+	return v;
+}
+
+/* Instructions counted on CPU 0 over @rounds rounds (A's side). */
+static unsigned long long ips_window(struct ips *p, int cfd, int rounds)
+{
+	struct count3 c0, c1;
+	char c = 'x';
+	int i;
+
+	c0 = ips_read(cfd);
+	for (i = 0; i < rounds; i++)
+		if (write(p->ab[1], &c, 1) != 1 || read(p->ba[0], &c, 1) != 1)
+			exit(1);
+	c1 = ips_read(cfd);
+	if (c1.enabled - c0.enabled != c1.running - c0.running) {
+		fprintf(stderr, "the CPU 0 counter was multiplexed\n");
+		exit(1);
+	}
+	return c1.value - c0.value;
+}
+
+static void insns_per_switch(void)
+{
+	const char *name = "switch: instructions on CPU 0, kernel included";
+	unsigned long long over = ~0ULL, w;
+	double s[IPS_REPS], ovs[IPS_REPS];
+	struct perf_event_attr attr;
+	struct ips p = { 0 };
+	struct rusage r0, r1;
+	int cfd, i, j, atmin, nmode = 0;
+	double mode = 0;
+	pthread_t tb;
+	char c = 'q';
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+	attr.exclude_hv = 1;		/* pseries: the kernel is not the hypervisor */
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	cfd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, 0);
+	if (cfd < 0) {
+		perror("perf_event_open instructions, CPU 0");
+		exit(1);
+	}
+	pin_cpu0_fifo();
+	if (pipe(p.ab) || pipe(p.ba) || pthread_create(&tb, NULL, ips_answer, &p))
+		exit(1);
+	/* Warm up (B pinned and waiting, pipe pages allocated), then the
+	 * cost of reading the counter alone.
+	 */
+	for (i = 0; i < 5; i++)
+		ips_window(&p, cfd, IPS_ROUNDS);
+	for (i = 0; i < IPS_REPS; i++) {
+		w = ips_window(&p, cfd, 0);
+		ovs[i] = w;
+		if (w < over)
+			over = w;
+	}
+	getrusage(RUSAGE_THREAD, &r0);
+	for (i = 0; i < IPS_REPS; i++)
+		s[i] = (double)(ips_window(&p, cfd, IPS_ROUNDS) - over) / (2 * IPS_ROUNDS);
+	getrusage(RUSAGE_THREAD, &r1);
+	if (write(p.ab[1], &c, 1) != 1 || pthread_join(tb, NULL))
+		exit(1);
+	close(cfd);
+	add_row_n("instructions per switch", name, "insns/switch", NULL, s, IPS_REPS);
+	for (atmin = 0; atmin < IPS_REPS && s[atmin] == s[0]; atmin++)
+		;
+	/* The most frequent count (s[] is sorted). */
+	for (i = j = 0; i < IPS_REPS; i = j) {
+		for (j = i; j < IPS_REPS && s[j] == s[i]; j++)
+			;
+		if (j - i > nmode) {
+			nmode = j - i;
+			mode = s[i];
+		}
+	}
+	qsort(ovs, IPS_REPS, sizeof(double), cmp_double);
+	printf("BENCH-NOTE instructions per switch: %d windows of %d switches, ",
+	       IPS_REPS, 2 * IPS_ROUNDS);
+	printf("%d of them at the minimum %.2f, median %.2f, ",
+	       atmin, s[0], s[IPS_REPS / 2]);
+	printf("most frequent %.2f (%d windows), maximum %.2f; ",
+	       mode, nmode, s[IPS_REPS - 1]);
+	printf("reading the counter, subtracted: %llu instructions (median %.0f)\n",
+	       over, ovs[IPS_REPS / 2]);
+	printf("BENCH-NOTE instructions per switch: involuntary switches of A in the windows %ld, ",
+	       r1.ru_nivcsw - r0.ru_nivcsw);
+	printf("voluntary %ld (expected %d); of B in the whole run %ld, voluntary %ld\n",
+	       r1.ru_nvcsw - r0.ru_nvcsw, IPS_REPS * IPS_ROUNDS, p.nivcsw, p.nvcsw);
+	/* A pipe write and read are some hundreds of kernel instructions. */
+	if (s[0] < 200) {
+		fprintf(stderr, "%.1f instructions per switch: the PMU does not count the kernel\n",
+			s[0]);
+		exit(1);
+	}
+}
+
 /* --------------------------------------------------------------- memory */
 
 #define NTHREADS 512
@@ -474,7 +683,7 @@ static void print_table(void)
 	printf("| group | what | median | spread (min..max) | baseline | ratio |\n");
 	printf("|---|---|---:|---:|---|---:|\n");
 	for (i = 0; i < nrows; i++) {
-		b = rows[i].baseline ? find_row(rows[i].baseline) : NULL;
+		b = rows[i].baseline ? find_row(rows[i].baseline, rows[i].unit) : NULL;
 		printf("| %s | %s | %.3f %s | %.3f..%.3f | %s | ",
 		       rows[i].group, rows[i].name, rows[i].median, rows[i].unit,
 		       rows[i].min, rows[i].max, b ? b->name : "(baseline)");
@@ -486,7 +695,7 @@ static void print_table(void)
 	}
 	printf("BENCH-JSON [");
 	for (i = 0; i < nrows; i++) {
-		b = rows[i].baseline ? find_row(rows[i].baseline) : NULL;
+		b = rows[i].baseline ? find_row(rows[i].baseline, rows[i].unit) : NULL;
 		printf("%s{\"group\":\"%s\",\"what\":\"%s\",\"unit\":\"%s\",",
 		       i ? "," : "", rows[i].group, rows[i].name, rows[i].unit);
 		printf("\"median\":%.4f,\"min\":%.4f,\"max\":%.4f,",
@@ -510,6 +719,18 @@ int main(int argc, char **argv)
 		for (rep = 0; rep < REPS; rep++)
 			s[rep] = pingpong(CNT_NONE, 2000);
 		add_row("context switch", "switch: no counters", "us/switch", NULL, s);
+		print_table();
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "--insns-per-switch")) {
+		/* The same user addresses in every boot (thread stacks, buffers). */
+		int pers = personality(0xffffffff);
+
+		if (pers != -1 && !(pers & ADDR_NO_RANDOMIZE)) {
+			personality(pers | ADDR_NO_RANDOMIZE);
+			execv("/proc/self/exe", argv);
+		}
+		insns_per_switch();
 		print_table();
 		return 0;
 	}
