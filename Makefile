@@ -54,4 +54,4 @@ style:
 	@bash scripts/style.sh
 
 clean:
-	rm -rf $${PERFCTR_CACHE:-$$HOME/.cache/perfctr}/{build,run,tests,src,stage}
+	rm -rf $${PERFCTR_CACHE:-$$HOME/.cache/perfctr}/{build,run,tests,src,stage,bisect}

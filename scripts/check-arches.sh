@@ -51,10 +51,11 @@ for arch in "${@:-arm64 sparc64 riscv64}"; do
 		continue
 	fi
 	for o in "${objs[@]}" "$table"; do
+		at=$(stat -c %s "$log")
 		if kmake -j"$(nproc)" "$o"; then
 			ok "$arch $o"
 		else
-			grep -E 'error' "$log" | head -20; notok "$arch $o"
+			tail -c +$((at + 1)) "$log" | grep -E ': (fatal )?error:' | head -20; notok "$arch $o"
 		fi
 	done
 	# Every perfctr entry of the table resolves to a COND_SYSCALL() symbol.

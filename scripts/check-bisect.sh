@@ -165,7 +165,7 @@ for ((k = 1; k <= n; k++)); do
 			P[$arch]=$((P[$arch] + 1))
 			echo "$stamp" > "$out/ok-$k"
 		else
-			grep -E 'error|Error|not implemented' "$log" | head -20
+			grep -E ': (fatal )?error:|not implemented' "$log" | head -20
 			echo "$group: not ok - $arch $name (see $log)"
 			F[$arch]=$((F[$arch] + 1))
 		fi
