@@ -67,12 +67,14 @@ static inline bool perfctr_cstatus_has_ictrs(unsigned int cstatus)
 /*
  * For the drivers' perfctr_cpu_update_control(): the checks every model
  * makes first -- tsc_on is 0 or 1, nractrs + nrictrs fit in the arrays
- * (without wrapping), the reserved words are zero -- and, once the model
- * accepted the control, the state it starts from.
+ * (without wrapping), the reserved words are zero, entries beyond the
+ * control's counters are zero and a-mode counters have no ireset, the
+ * same on every architecture -- and, once the model accepted the
+ * control, the state it starts from.
  */
 static inline int perfctr_cpu_check_common(const struct perfctr_cpu_control *cc)
 {
-	unsigned int i;
+	unsigned int i, nrctrs;
 
 	if (cc->tsc_on > 1 || cc->nractrs > PERFCTR_NRCTRS ||
 	    cc->nrictrs > PERFCTR_NRCTRS - cc->nractrs)
@@ -80,6 +82,13 @@ static inline int perfctr_cpu_check_common(const struct perfctr_cpu_control *cc)
 	for (i = 0; i < ARRAY_SIZE(cc->_reserved); i++)
 		if (cc->_reserved[i])
 			return -EINVAL;
+	nrctrs = cc->nractrs + cc->nrictrs;
+	for (i = 0; i < PERFCTR_NRCTRS; i++) {
+		if (i >= nrctrs && (cc->pmc_map[i] || cc->evntsel[i]))
+			return -EINVAL;
+		if ((i < cc->nractrs || i >= nrctrs) && cc->ireset[i])
+			return -EINVAL;
+	}
 	return 0;
 }
 
@@ -144,6 +153,7 @@ const char *perfctr_cpu_reserve(const char *service);
 void perfctr_cpu_release(const char *service);
 
 int perfctr_cpu_update_control(struct perfctr_cpu_state *state, int is_global);
+bool perfctr_cpu_counts_kernel(const struct perfctr_cpu_state *state);
 void perfctr_cpu_suspend(struct perfctr_cpu_state *state);
 void perfctr_cpu_resume(struct perfctr_cpu_state *state);
 void perfctr_cpu_sample(struct perfctr_cpu_state *state);

@@ -23,7 +23,6 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/init.h>
-#include <linux/irq_work.h>
 #include <linux/mm.h>
 #include <linux/mount.h>
 #include <linux/mutex.h>
@@ -31,12 +30,17 @@
 #include <linux/pid.h>
 #include <linux/ptrace.h>
 #include <linux/pseudo_fs.h>
+#include <linux/perf_event.h>
 #include <linux/refcount.h>
+#include <linux/security.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/signal.h>
 #include <linux/slab.h>
 #include <linux/syscalls.h>
+#include <linux/sysctl.h>
+#include <linux/task_work.h>
+#include <linux/tick.h>
 #include <linux/uaccess.h>
 #include <linux/wait_bit.h>
 #include <uapi/linux/magic.h>
@@ -48,6 +52,16 @@
  * wrap in about a second.
  */
 #define VPERFCTR_SAMPLE_TICKS	max(HZ / 4, 1)
+
+/*
+ * Overflow throttling: at most this many i-mode overflows of a thread
+ * are restarted by vperfctr_iresume() within one tick (8,000 a second at
+ * HZ=250, twice perf record's default rate).  Beyond it the i-mode
+ * counters stay stopped until the next tick restarts them, so that a
+ * period shorter than the overflow's own cost (signal, handler,
+ * iresume) cannot keep the thread from running its own code.
+ */
+#define VPERFCTR_MAX_OVERFLOWS_PER_TICK	32
 
 struct vperfctr {
 	refcount_t refcnt;
@@ -61,13 +75,23 @@ struct vperfctr {
 	/*
 	 * After an i-mode overflow: the cstatus that vperfctr_iresume()
 	 * restores (0 when not suspended by an overflow), and the overflown
-	 * counters not yet signalled, sent from signal_work because the
-	 * overflow interrupt may be an NMI.
+	 * counters not yet signalled with the signal of the control that
+	 * overflowed (ovf_signo), sent by signal_work in the owner's own
+	 * context on its way back to user space.
 	 */
 	unsigned int iresume_cstatus;
 	atomic_t ovf_mask;
+	int ovf_signo;
+	/*
+	 * Overflows in tick ovf_tick (jiffies), and throttled: an iresume
+	 * beyond VPERFCTR_MAX_OVERFLOWS_PER_TICK was left to the next tick
+	 * (which NO_HZ_FULL keeps running meanwhile).
+	 */
+	unsigned long ovf_tick;
+	unsigned int ovf_count;
+	bool throttled;
 	unsigned long pending;		/* VPERFCTR_PENDING_* bits */
-	struct irq_work signal_work;
+	struct callback_head signal_work;
 	/*
 	 * The CPUs on which the control cannot run (forbidden_on: there are
 	 * some): the thread's affinity excludes them from the control on, and
@@ -86,8 +110,12 @@ struct vperfctr {
 	cpumask_var_t new_forbidden;
 };
 
-/* perfctr->pending: a SIGILL is owed for a resume on a forbidden CPU. */
+/*
+ * perfctr->pending: a SIGILL is owed for a resume on a forbidden CPU;
+ * signal_work is queued on the owner (and holds a reference).
+ */
 #define VPERFCTR_PENDING_SIGILL	0
+#define VPERFCTR_PENDING_WORK	1
 
 static struct vfsmount *vperfctr_mnt __ro_after_init;
 static DEFINE_MUTEX(vperfctr_reserve_mutex);
@@ -121,16 +149,49 @@ static inline void vperfctr_write_end(struct vperfctr *perfctr)
 	WRITE_ONCE(st->sequence, st->sequence + 1);
 }
 
-static void vperfctr_signal_work(struct irq_work *work);
+/*
+ * Queue signal_work on the owner, whose counters are being suspended or
+ * resumed right now (it is current, or prev/next in the context switch):
+ * task_work runs it in the owner's own context before it returns to user
+ * space, so the signal is sent where sending may sleep (PREEMPT_RT), by
+ * the owner itself (si_pid survives PID namespaces), and before the owner
+ * runs another user instruction.  The overflow interrupt may be an NMI
+ * (ppc64): TWA_NMI_CURRENT then.  Lock-free; interrupts off.
+ */
+static void vperfctr_queue_signal(struct vperfctr *perfctr)
+{
+	struct task_struct *owner = READ_ONCE(perfctr->owner);
+
+	if (!owner || test_and_set_bit(VPERFCTR_PENDING_WORK, &perfctr->pending))
+		return;
+	refcount_inc(&perfctr->refcnt);
+	if (task_work_add(owner, &perfctr->signal_work,
+			  in_nmi() ? TWA_NMI_CURRENT : TWA_RESUME)) {
+		/* The owner is past exit_task_work(): nothing to tell it. */
+		clear_bit(VPERFCTR_PENDING_WORK, &perfctr->pending);
+		refcount_dec(&perfctr->refcnt);	/* the owner holds one */
+	}
+}
+
+/*
+ * Forget an overflow not yet signalled: the control that overflowed is
+ * being replaced, stopped or unlinked, and its signal must not reach the
+ * next one.  With the overflow interrupt off.
+ */
+static void vperfctr_discard_overflow(struct vperfctr *perfctr)
+{
+	atomic_set(&perfctr->ovf_mask, 0);
+	perfctr->iresume_cstatus = 0;
+	if (perfctr->throttled) {
+		perfctr->throttled = false;
+		tick_dep_clear_task(perfctr->owner, TICK_DEP_BIT_PERF_EVENTS);
+	}
+}
 
 /*
  * An i-mode counter overflowed (found at a suspend): re-arm it, keep only
- * the TSC running until vperfctr_iresume(), and signal the owner: from
- * irq_work, since a suspend may run in the context switch (runqueue lock
- * held) or the overflow interrupt may be an NMI; where neither holds, the
- * caller sends it at once (vperfctr_signal_now()), so that the owner does
- * not run on uncounted until the irq_work comes.  Inside a write section,
- * interrupts off.
+ * the TSC running until vperfctr_iresume(), and signal the owner with
+ * this control's signal.  Inside a write section, interrupts off.
  */
 static void vperfctr_overflow(struct vperfctr *perfctr)
 {
@@ -142,8 +203,14 @@ static void vperfctr_overflow(struct vperfctr *perfctr)
 	perfctr_cpu_ireload(st);
 	perfctr->iresume_cstatus = st->cstatus;
 	st->cstatus = perfctr_cstatus_has_tsc(st->cstatus) ? perfctr_mk_cstatus(1, 0, 0) : 0;
+	if (perfctr->ovf_tick != jiffies) {
+		perfctr->ovf_tick = jiffies;
+		perfctr->ovf_count = 0;
+	}
+	perfctr->ovf_count++;
+	WRITE_ONCE(perfctr->ovf_signo, perfctr->si_signo);
 	atomic_or(mask, &perfctr->ovf_mask);
-	irq_work_queue(&perfctr->signal_work);
+	vperfctr_queue_signal(perfctr);
 }
 
 /* Called with interrupts (and the overflow interrupt) off on the owner's CPU. */
@@ -182,7 +249,7 @@ static void vperfctr_forbidden_cpu(struct vperfctr *perfctr)
 {
 	vperfctr_mark_stopped(perfctr);
 	set_bit(VPERFCTR_PENDING_SIGILL, &perfctr->pending);
-	irq_work_queue(&perfctr->signal_work);
+	vperfctr_queue_signal(perfctr);
 }
 
 static void vperfctr_resume_locked(struct vperfctr *perfctr)
@@ -208,6 +275,26 @@ static void vperfctr_sample_locked(struct vperfctr *perfctr)
 	perfctr_cpu_sample(cpu_state(perfctr));
 	vperfctr_write_end(perfctr);
 	perfctr->sample_ticks = VPERFCTR_SAMPLE_TICKS;
+}
+
+/*
+ * Restart the i-mode counters an overflow stopped.  Interrupts (and the
+ * overflow interrupt) off; @is_current: the owner is current, else it is
+ * frozen off-CPU by its tracer.
+ */
+static void vperfctr_iresume_locked(struct vperfctr *perfctr, bool is_current)
+{
+	struct perfctr_cpu_state *st = cpu_state(perfctr);
+
+	if (is_current)
+		vperfctr_suspend_locked(perfctr);
+	vperfctr_write_begin(perfctr);
+	st->cstatus = perfctr->iresume_cstatus;
+	perfctr_cpu_ireload(st);
+	vperfctr_write_end(perfctr);
+	perfctr->iresume_cstatus = 0;
+	if (is_current)
+		vperfctr_resume_locked(perfctr);
 }
 
 /*
@@ -237,6 +324,14 @@ void __vperfctr_sample(struct vperfctr *perfctr)
 {
 	unsigned long flags;
 
+	if (unlikely(perfctr->throttled) && perfctr->ovf_tick != jiffies) {
+		/* A new tick: restart what the throttle held back. */
+		perfctr_pmi_save(flags);
+		perfctr->throttled = false;
+		tick_dep_clear_task(current, TICK_DEP_BIT_PERF_EVENTS);
+		vperfctr_iresume_locked(perfctr, true);
+		perfctr_pmi_restore(flags);
+	}
 	if (perfctr->sample_ticks > 1) {
 		perfctr->sample_ticks--;
 		return;
@@ -244,13 +339,6 @@ void __vperfctr_sample(struct vperfctr *perfctr)
 	perfctr_pmi_save(flags);
 	vperfctr_sample_locked(perfctr);
 	perfctr_pmi_restore(flags);
-}
-
-/* Send pending signals now: not in NMI or context-switch context. */
-static void vperfctr_signal_now(struct vperfctr *perfctr)
-{
-	if (atomic_read(&perfctr->ovf_mask) || READ_ONCE(perfctr->pending))
-		vperfctr_signal_work(&perfctr->signal_work);
 }
 
 #ifdef CONFIG_PERFCTR_INTERRUPT_SUPPORT
@@ -271,38 +359,47 @@ static void vperfctr_ihandler(unsigned long pc)
 	perfctr = tsk->thread.perfctrs;
 	vperfctr_suspend_locked(perfctr);
 	vperfctr_resume_locked(perfctr);
-	if (!in_nmi())
-		vperfctr_signal_now(perfctr);
 }
 #endif
 
+static void vperfctr_put(struct vperfctr *perfctr);
+
 /*
- * Send the owner what it is owed: the overflow signal (si_pmc_ovf_mask is
- * the first int of _sifields), and SIGILL (si_code SI_KERNEL) after a
- * resume on a forbidden CPU.
+ * task_work, in the owner's context: send it what it is owed -- the
+ * overflow signal of the control that overflowed (si_pmc_ovf_mask is the
+ * first int of _sifields), unless that control was replaced meanwhile,
+ * and SIGILL (si_code SI_KERNEL) after a resume on a forbidden CPU.  The
+ * kernel's own queueing rules apply: a real-time signal counts against
+ * RLIMIT_SIGPENDING, another one is queued at most once; and there is at
+ * most one overflow per vperfctr_iresume().
  */
-static void vperfctr_signal_work(struct irq_work *work)
+static void vperfctr_signal_work(struct callback_head *work)
 {
 	struct vperfctr *perfctr = container_of(work, struct vperfctr, signal_work);
-	unsigned int mask = atomic_xchg(&perfctr->ovf_mask, 0);
-	bool sigill = test_and_clear_bit(VPERFCTR_PENDING_SIGILL, &perfctr->pending);
 	struct kernel_siginfo si;
-	struct task_struct *tsk;
+	unsigned int mask;
+	bool sigill;
+	int signo;
 
-	if (!mask && !sigill)
-		return;
-	clear_siginfo(&si);
-	si.si_signo = perfctr->si_signo;
-	si.si_code = SI_PMC_OVF;
-	/* SIL_KILL layout for this si_code: 32-bit compat copies si_pid too. */
-	si.si_pid = mask;
-	rcu_read_lock();
-	tsk = READ_ONCE(perfctr->owner);
-	if (tsk && mask)
-		send_sig_info(si.si_signo, &si, tsk);
-	if (tsk && sigill)
-		send_sig_info(SIGILL, SEND_SIG_PRIV, tsk);
-	rcu_read_unlock();
+	clear_bit(VPERFCTR_PENDING_WORK, &perfctr->pending);
+	/* A new overflow after this point queues the work again. */
+	smp_mb__after_atomic();
+	mask = atomic_xchg(&perfctr->ovf_mask, 0);
+	signo = READ_ONCE(perfctr->ovf_signo);
+	sigill = test_and_clear_bit(VPERFCTR_PENDING_SIGILL, &perfctr->pending);
+	if (READ_ONCE(perfctr->owner) == current) {
+		if (mask && valid_signal(signo) && signo) {
+			clear_siginfo(&si);
+			si.si_signo = signo;
+			si.si_code = SI_PMC_OVF;
+			/* SIL_KILL layout for this si_code: compat copies si_pid too. */
+			si.si_pid = mask;
+			send_sig_info(signo, &si, current);
+		}
+		if (sigill)
+			send_sig_info(SIGILL, SEND_SIG_PRIV, current);
+	}
+	vperfctr_put(perfctr);
 }
 
 /*
@@ -352,7 +449,6 @@ static void vperfctr_put(struct vperfctr *perfctr)
 {
 	if (!refcount_dec_and_test(&perfctr->refcnt))
 		return;
-	irq_work_sync(&perfctr->signal_work);
 	vperfctr_put_pmu(perfctr);
 	free_cpumask_var(perfctr->forbidden);
 	free_cpumask_var(perfctr->new_forbidden);
@@ -364,12 +460,14 @@ static struct vperfctr *vperfctr_alloc(void)
 {
 	struct vperfctr *perfctr;
 
-	perfctr = kzalloc_obj(*perfctr);
+	/* Charged to the caller's memory cgroup: users pay for their states. */
+	perfctr = kzalloc_obj(*perfctr, GFP_KERNEL_ACCOUNT);
 	if (!perfctr)
 		return ERR_PTR(-ENOMEM);
-	perfctr->page = alloc_page(GFP_KERNEL | __GFP_ZERO);
-	if (!perfctr->page || !zalloc_cpumask_var(&perfctr->forbidden, GFP_KERNEL) ||
-	    !alloc_cpumask_var(&perfctr->new_forbidden, GFP_KERNEL)) {
+	perfctr->page = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+	if (!perfctr->page ||
+	    !zalloc_cpumask_var(&perfctr->forbidden, GFP_KERNEL_ACCOUNT) ||
+	    !alloc_cpumask_var(&perfctr->new_forbidden, GFP_KERNEL_ACCOUNT)) {
 		free_cpumask_var(perfctr->forbidden);
 		if (perfctr->page)
 			__free_page(perfctr->page);
@@ -377,7 +475,7 @@ static struct vperfctr *vperfctr_alloc(void)
 		return ERR_PTR(-ENOMEM);
 	}
 	refcount_set(&perfctr->refcnt, 1);
-	init_irq_work(&perfctr->signal_work, vperfctr_signal_work);
+	init_task_work(&perfctr->signal_work, vperfctr_signal_work);
 	perfctr->state = page_address(perfctr->page);
 	perfctr->state->magic = VPERFCTR_STATE_MAGIC;
 	perfctr->state->abi_version = PERFCTR_ABI_VERSION;
@@ -398,10 +496,15 @@ static void vperfctr_stop(struct vperfctr *perfctr, bool is_current)
 	if (is_current)
 		vperfctr_suspend_locked(perfctr);
 	vperfctr_mark_stopped(perfctr);
+	vperfctr_discard_overflow(perfctr);
 	perfctr_irq_restore(flags);
 }
 
-/* Detach from the owner and drop the owner's reference. */
+/*
+ * Detach from the owner and drop the owner's reference.  The PMU goes
+ * back with it: a state no thread runs needs no counters, even while
+ * files of it stay open to read its sums.
+ */
 static void vperfctr_detach(struct vperfctr *perfctr, struct task_struct *tsk)
 {
 	vperfctr_stop(perfctr, tsk == current);
@@ -410,6 +513,8 @@ static void vperfctr_detach(struct vperfctr *perfctr, struct task_struct *tsk)
 	tsk->thread.perfctrs = NULL;
 	WRITE_ONCE(perfctr->owner, NULL);
 	task_unlock(tsk);
+	vperfctr_put_pmu(perfctr);
+	/* Who waited for the detach finds the PMU released too. */
 	wake_up_var(&perfctr->owner);
 	vperfctr_put(perfctr);
 }
@@ -596,11 +701,63 @@ static void vperfctr_end(struct task_struct *tsk)
 	}
 }
 
+/*
+ * Who may use perfctr: the kernel's own rules for perf_events, plus
+ * kernel.perfctr_access (Documentation/perfctr/virtual.rst, "Privileges"):
+ *   2 (default)  every user: the TSC and counters of user-mode events;
+ *   1            perfmon_capable() callers only;
+ *   0            nobody: perfctr is off (perfctr_info() still answers).
+ * perf_event_paranoid above 2 (Debian's and Android's "no perf for
+ * unprivileged users") keeps out all but CAP_SYS_ADMIN, as it keeps them
+ * out of perf_event_open(); LSMs are asked as for perf_event_open().
+ * Checked with the caller's credentials when it creates or programs a
+ * state: a tracer programming its tracee needs the rights itself.
+ */
+static int sysctl_perfctr_access __read_mostly = 2;
+
+static const struct ctl_table vperfctr_sysctls[] = {
+	{
+		.procname	= "perfctr_access",
+		.data		= &sysctl_perfctr_access,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_TWO,
+	},
+};
+
+static int vperfctr_may_use(void)
+{
+	int access = READ_ONCE(sysctl_perfctr_access);
+
+	if (!access || (access < 2 && !perfmon_capable()))
+		return -EACCES;
+#ifdef CONFIG_PERF_EVENTS
+	if (READ_ONCE(sysctl_perf_event_paranoid) > 2 && !capable(CAP_SYS_ADMIN))
+		return -EACCES;
+#endif
+	return security_perf_event_open(PERF_SECURITY_OPEN);
+}
+
+/*
+ * Counting events of kernel mode (the x86 OS bit, the P4's T0_OS, a
+ * powerpc control without MMCR0[FCS], ...) needs what perf_event_open()
+ * needs for exclude_kernel = 0 -- perf_event_paranoid <= 1 or
+ * perfmon_capable() -- and a kernel not locked down for perf.
+ */
+static int vperfctr_may_count_kernel(void)
+{
+	int err = perf_allow_kernel();
+
+	return err ?: security_locked_down(LOCKDOWN_PERF);
+}
+
 /* sys_vperfctr_open() */
 static int do_vperfctr_open(int tid, int creat)
 {
 	struct task_struct *tsk;
-	struct vperfctr *perfctr, *fresh = NULL;
+	struct vperfctr *perfctr;
 	struct file *filp;
 	int err, fd;
 
@@ -608,6 +765,11 @@ static int do_vperfctr_open(int tid, int creat)
 		return -ENODEV;
 	if (tid < 0 || (creat & ~VPERFCTR_OPEN_CREAT))
 		return -EINVAL;
+	if (creat) {
+		err = vperfctr_may_use();
+		if (err)
+			return err;
+	}
 
 	if (!tid || tid == task_pid_vnr(current)) {
 		tsk = current;
@@ -621,55 +783,63 @@ static int do_vperfctr_open(int tid, int creat)
 	if (err)
 		goto out_put;
 
+	/*
+	 * Everything that can fail (the descriptor, the state, its file) is
+	 * had before the state is attached: a failed call changes nothing.
+	 */
+	fd = get_unused_fd_flags(O_CLOEXEC);
+	if (fd < 0) {
+		err = fd;
+		goto out_unlock;
+	}
 	if (creat) {
-		fresh = vperfctr_alloc();
-		if (IS_ERR(fresh)) {
-			err = PTR_ERR(fresh);
-			goto out_unlock;
+		perfctr = vperfctr_alloc();
+		if (IS_ERR(perfctr)) {
+			err = PTR_ERR(perfctr);
+			goto out_fd;
+		}
+	} else {
+		task_lock(tsk);
+		perfctr = tsk->thread.perfctrs;
+		if (perfctr)
+			refcount_inc(&perfctr->refcnt);
+		task_unlock(tsk);
+		if (!perfctr) {
+			err = -ENOENT;
+			goto out_fd;
 		}
 	}
-
-	task_lock(tsk);
-	perfctr = tsk->thread.perfctrs;
-	if (perfctr && fresh) {
-		err = -EEXIST;
-	} else if (!perfctr && !fresh) {
-		err = -ENOENT;
-	} else if (tsk->flags & PF_EXITING && fresh) {
-		err = -ESRCH;
-	} else {
-		if (fresh) {
-			perfctr = fresh;
-			fresh = NULL;
+	/* The file takes the reference of the state just had. */
+	filp = vperfctr_file(perfctr);
+	if (IS_ERR(filp)) {
+		err = PTR_ERR(filp);
+		goto out_fd;
+	}
+	if (creat) {
+		task_lock(tsk);
+		if (tsk->thread.perfctrs) {
+			err = -EEXIST;
+		} else if (tsk->flags & PF_EXITING) {
+			err = -ESRCH;
+		} else {
+			/* The owner's reference. */
+			refcount_inc(&perfctr->refcnt);
 			perfctr->owner = tsk;
 			tsk->thread.perfctrs = perfctr;
 			set_tsk_thread_flag(tsk, TIF_PERFCTR);
 		}
-		/* The file's reference. */
-		refcount_inc(&perfctr->refcnt);
-		err = 0;
-	}
-	task_unlock(tsk);
-	if (fresh)
-		vperfctr_put(fresh);
-	if (err)
-		goto out_unlock;
-
-	fd = get_unused_fd_flags(O_CLOEXEC);
-	if (fd < 0) {
-		vperfctr_put(perfctr);
-		err = fd;
-		goto out_unlock;
-	}
-	filp = vperfctr_file(perfctr);
-	if (IS_ERR(filp)) {
-		put_unused_fd(fd);
-		err = PTR_ERR(filp);
-		goto out_unlock;
+		task_unlock(tsk);
+		if (err) {
+			fput(filp);
+			goto out_fd;
+		}
 	}
 	fd_install(fd, filp);
 	err = fd;
+	goto out_unlock;
 
+out_fd:
+	put_unused_fd(fd);
 out_unlock:
 	vperfctr_unlock_task(tsk);
 out_put:
@@ -690,8 +860,6 @@ static int vperfctr_check_control(const struct vperfctr_control *ctl)
 	for (i = 0; i < ARRAY_SIZE(ctl->_reserved); i++)
 		if (ctl->_reserved[i])
 			return -EINVAL;
-	if (ctl->preserve & ~GENMASK(PERFCTR_NRCTRS - 1, 0))
-		return -EINVAL;
 	if (ctl->cpu_control.nrictrs ? !valid_signal(ctl->si_signo) || !ctl->si_signo
 				     : ctl->si_signo < 0 || !valid_signal(ctl->si_signo))
 		return -EINVAL;
@@ -768,6 +936,16 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	err = perfctr_cpu_update_control(next, 0);
 	if (err)
 		goto out;
+	/* Only the new control's own counters have sums to preserve. */
+	if (ctl->preserve >> perfctr_cstatus_nrctrs(next->cstatus)) {
+		err = -EINVAL;
+		goto out;
+	}
+	err = vperfctr_may_use();
+	if (!err && perfctr_cpu_counts_kernel(next))
+		err = vperfctr_may_count_kernel();
+	if (err)
+		goto out;
 	forbidden_on = vperfctr_forbidden_cpus(next, forbidden);
 	had_pmu = perfctr->has_pmu;
 	if (perfctr_cstatus_nrctrs(next->cstatus)) {
@@ -787,6 +965,8 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	perfctr_irq_save(flags);
 	if (tsk == current)
 		vperfctr_suspend_locked(perfctr);
+	/* An overflow of the old control is not the new one's to signal. */
+	vperfctr_discard_overflow(perfctr);
 	vperfctr_write_begin(perfctr);
 	for (i = 0; i < PERFCTR_NRCTRS; i++) {
 		next->pmc[i].sum = (ctl->preserve & BIT(i)) ? st->pmc[i].sum : 0;
@@ -798,7 +978,6 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	st->k1 = next->k1;
 	st->cstatus = next->cstatus;
 	vperfctr_write_end(perfctr);
-	perfctr->iresume_cstatus = 0;
 	cpumask_copy(perfctr->forbidden, forbidden);
 	perfctr->forbidden_on = forbidden_on;
 	perfctr->si_signo = ctl->si_signo;
@@ -806,7 +985,6 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	if (tsk == current)
 		vperfctr_resume_locked(perfctr);
 	perfctr_irq_restore(flags);
-	vperfctr_signal_now(perfctr);
 	/* No programmable counters any more: let perf_events have the PMU. */
 	if (!perfctr_cstatus_nrctrs(next->cstatus))
 		vperfctr_put_pmu(perfctr);
@@ -831,7 +1009,6 @@ static int do_vperfctr_unlink(struct vperfctr *perfctr)
 /* sys_vperfctr_iresume() */
 static int do_vperfctr_iresume(struct vperfctr *perfctr)
 {
-	struct perfctr_cpu_state *st = cpu_state(perfctr);
 	struct task_struct *tsk;
 	unsigned long flags;
 	int err = 0;
@@ -845,18 +1022,18 @@ static int do_vperfctr_iresume(struct vperfctr *perfctr)
 		/* No i-mode counters, or not suspended by an overflow. */
 		err = -EINVAL;
 	} else {
+		/* Not interleaved with the tick that ends a throttle. */
 		perfctr_irq_save(flags);
-		if (tsk == current)
-			vperfctr_suspend_locked(perfctr);
-		vperfctr_write_begin(perfctr);
-		st->cstatus = perfctr->iresume_cstatus;
-		perfctr_cpu_ireload(st);
-		vperfctr_write_end(perfctr);
-		perfctr->iresume_cstatus = 0;
-		if (tsk == current)
-			vperfctr_resume_locked(perfctr);
+		if (perfctr->throttled) {
+			/* Already left to the next tick. */
+		} else if (perfctr->ovf_count >= VPERFCTR_MAX_OVERFLOWS_PER_TICK &&
+			   perfctr->ovf_tick == jiffies) {
+			perfctr->throttled = true;
+			tick_dep_set_task(tsk, TICK_DEP_BIT_PERF_EVENTS);
+		} else {
+			vperfctr_iresume_locked(perfctr, tsk == current);
+		}
 		perfctr_irq_restore(flags);
-		vperfctr_signal_now(perfctr);
 	}
 	vperfctr_end(tsk);
 	return err;
@@ -890,7 +1067,6 @@ static int do_vperfctr_read(struct vperfctr *perfctr,
 	for (i = 0; i < PERFCTR_NRCTRS; i++)
 		sum.pmc[i] = st->pmc[i].sum;
 	perfctr_irq_restore(flags);
-	vperfctr_signal_now(perfctr);
 	head.si_signo = perfctr->si_signo;
 	head.flags = perfctr->flags;
 
@@ -965,5 +1141,8 @@ SYSCALL_DEFINE3(vperfctr_read, int, fd, struct perfctr_sum_ctrs __user *, sum,
 int __init vperfctr_init(void)
 {
 	vperfctr_mnt = kern_mount(&vperfctrfs_type);
-	return PTR_ERR_OR_ZERO(vperfctr_mnt);
+	if (IS_ERR(vperfctr_mnt))
+		return PTR_ERR(vperfctr_mnt);
+	register_sysctl_init("kernel", vperfctr_sysctls);
+	return 0;
 }

@@ -95,17 +95,12 @@ int perfctr_ppc_check_counters(const struct perfctr_cpu_control *cc,
 int perfctr_cpu_update_control(struct perfctr_cpu_state *state, int is_global)
 {
 	const struct perfctr_cpu_control *cc = &state->control;
-	unsigned int i, nrctrs;
 	u32 id;
 	int err;
 
 	err = perfctr_cpu_check_common(cc);
 	if (err || cc->_reserved0)
 		return -EINVAL;
-	nrctrs = cc->nractrs + cc->nrictrs;
-	for (i = nrctrs; i < PERFCTR_NRCTRS; i++)
-		if (cc->pmc_map[i] || cc->evntsel[i] || cc->ireset[i])
-			return -EINVAL;
 	if (cc->nrictrs && !(perfctr_model && perfctr_model->features & PERFCTR_FEATURE_PCINT))
 		return -EINVAL;
 	err = static_call(perfctr_ppc_check_control)(state);
@@ -117,6 +112,21 @@ int perfctr_cpu_update_control(struct perfctr_cpu_state *state, int is_global)
 	} while (!id);
 	perfctr_cpu_init_state(state, id);
 	return 0;
+}
+
+/**
+ * perfctr_cpu_counts_kernel - does a control count events of kernel mode?
+ * @state: a state whose control perfctr_cpu_update_control() accepted
+ *
+ * Every model's counters count in supervisor state unless MMCR0[FCS]
+ * freezes them there.
+ *
+ * Return: true if @state has counters and MMCR0[FCS] is clear.
+ */
+bool perfctr_cpu_counts_kernel(const struct perfctr_cpu_state *state)
+{
+	return perfctr_cstatus_nrctrs(state->cstatus) &&
+	       !(state->control.ppc.mmcr0 & MMCR0_FCS);
 }
 
 /**

@@ -33,6 +33,7 @@
 #include <linux/init.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/perf_event.h>
 #include <linux/perfctr.h>
 #include <linux/processor.h>
 #include <linux/smp.h>
@@ -170,6 +171,7 @@ bool perfctr_x86_ht_sibling(unsigned int cpu)
 #define P6_EVNTSEL_INT		BIT(20)
 #define P6_EVNTSEL_RESERVED	(BIT(21) | BIT(19))
 #define P6_EVNTSEL_CPL		(BIT(17) | BIT(16))
+#define P6_EVNTSEL_OS		BIT(17)
 
 /* A fixed counter's 4-bit field: OS, USR, AnyThread, PMI. */
 #define FIXED_OS		BIT(0)
@@ -249,6 +251,7 @@ const struct perfctr_x86_model perfctr_x86_amd_core_v1 = {
 #define P5_CESR_MSR		0x11
 #define P5_CTR0_MSR		0x12	/* and 0x13 */
 #define P5_CESR_CPL		0x00c0
+#define P5_CESR_CPL_OS		0x0040	/* CPL 0-2; 0x0080 is CPL 3 */
 
 const struct perfctr_x86_model perfctr_x86_p5 = {
 	.name		= "Intel P5",
@@ -987,6 +990,7 @@ static void vc3_write_control(const struct perfctr_cpu_state *state)
  */
 #define P4_ESCR_RESERVED	BIT(31)
 #define P4_ESCR_CPL_T1		(BIT(1) | BIT(0))
+#define P4_ESCR_OS		(BIT(3) | BIT(1))	/* T0_OS, T1_OS */
 /* Replay tagging: UOP_TAG and the tag bits, nothing of PEBS proper. */
 #define P4_PE_UOP_TAG		BIT(24)
 #define P4_PE_REPLAY_TAG_BITS	0x00000607U
@@ -1226,12 +1230,18 @@ static inline u32 perfctr_read_tsc_low(void)
  */
 int perfctr_cpu_update_control(struct perfctr_cpu_state *state, int is_global)
 {
+	const struct perfctr_cpu_control *cc = &state->control;
+	unsigned int i;
 	u32 id;
 	int err;
 
-	err = perfctr_cpu_check_common(&state->control);
+	err = perfctr_cpu_check_common(cc);
 	if (err)
 		return err;
+	/* As pmc_map/evntsel/ireset: nothing beyond the control's counters. */
+	for (i = cc->nractrs + cc->nrictrs; i < PERFCTR_NRCTRS; i++)
+		if (cc->evntsel_high[i])
+			return -EINVAL;
 	err = static_call(perfctr_x86_check_control)(state, is_global);
 	if (err)
 		return err;
@@ -1240,6 +1250,46 @@ int perfctr_cpu_update_control(struct perfctr_cpu_state *state, int is_global)
 	} while (!id);
 	perfctr_cpu_init_state(state, id);
 	return 0;
+}
+
+/**
+ * perfctr_cpu_counts_kernel - does a control count events of kernel mode?
+ * @state: a state whose control perfctr_cpu_update_control() accepted
+ *
+ * The privilege bits of each model: the P6 family's OS bit (bit 17) and
+ * a fixed counter's OS field, the P5 family's CPL 0-2 bit (0x40), the
+ * P4's T0_OS/T1_OS in the ESCR.  The WinChip and the VIA C3 cannot tell
+ * privilege levels apart: their counters always count kernel mode too.
+ *
+ * Return: true if some counter of @state counts in kernel mode.
+ */
+bool perfctr_cpu_counts_kernel(const struct perfctr_cpu_state *state)
+{
+	const struct perfctr_x86_model *m = perfctr_model;
+	const struct perfctr_cpu_control *cc = &state->control;
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	u32 os;
+
+	for (i = 0; i < nrctrs; i++) {
+		switch (m->family) {
+		case PERFCTR_X86_FAM_P6:
+			os = cc->pmc_map[i] >= PMC_MAP_FIXED ? FIXED_OS : P6_EVNTSEL_OS;
+			if (cc->evntsel[i] & os)
+				return true;
+			break;
+		case PERFCTR_X86_FAM_P5:
+			if (!m->cpl || cc->evntsel[i] & P5_CESR_CPL_OS)
+				return true;
+			break;
+		case PERFCTR_X86_FAM_P4:
+			if (cc->p4.escr[i] & P4_ESCR_OS)
+				return true;
+			break;
+		default:
+			return true;
+		}
+	}
+	return false;
 }
 
 /**
@@ -1345,6 +1395,8 @@ static const struct perfctr_x86_model *perfctr_reserved_model;
 
 #define PERFCTR_PERF_HOLDS \
 	"perf_events (hardware events, or the NMI watchdog: see /proc/sys/kernel/nmi_watchdog)"
+#define PERFCTR_KVM_HOLDS \
+	"KVM (guests with a mediated vPMU: stop them, or load kvm with enable_mediated_pmu=0)"
 
 /*
  * The allocator knows the P6-family and P4 counters.  perf_events has no
@@ -1403,8 +1455,15 @@ const char *perfctr_cpu_reserve(const char *service)
 	mutex_lock(&perfctr_reserve_mutex);
 	if (perfctr_current_service) {
 		ret = perfctr_current_service;
+	} else if (perfctr_model && perf_mediated_pmu_block(service)) {
+		/*
+		 * A guest's mediated vPMU loads its own counters and LVTPC
+		 * at every VM entry: no PMC control is safe while one runs.
+		 */
+		ret = PERFCTR_KVM_HOLDS;
 	} else if (IS_ENABLED(CONFIG_X86_LOCAL_APIC) && perfctr_model &&
 		   !perfctr_x86_take_pmu(perfctr_model)) {
+		perf_mediated_pmu_unblock();
 		ret = PERFCTR_PERF_HOLDS;
 	} else {
 		/*
@@ -1440,6 +1499,8 @@ void perfctr_cpu_release(const char *service)
 		if (IS_ENABLED(CONFIG_X86_LOCAL_APIC) && perfctr_reserved_model)
 			perfctr_x86_give_pmu(perfctr_reserved_model,
 					     perfctr_reserved_model->nr_ctrs);
+		if (perfctr_reserved_model)
+			perf_mediated_pmu_unblock();
 		perfctr_current_service = NULL;
 		perfctr_reserved_model = NULL;
 	}

@@ -12,9 +12,13 @@
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/bits.h>
+#include <linux/cpumask.h>
 #include <linux/irqflags.h>
+#include <linux/perf_event.h>
 #include <linux/preempt.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include <asm/apic.h>
 #include <asm/nmi.h>
@@ -199,8 +203,14 @@ static void sim_setup(struct kunit *test, const struct perfctr_x86_model *model,
 
 static int perfctr_x86_test_init(struct kunit *test)
 {
-	/* The control cache is per CPU: stay on one. */
-	migrate_disable();
+	/*
+	 * The control cache is per CPU: stay on one.  KUnit runs .init and
+	 * the case in one kthread, thrown away afterwards, and .exit in
+	 * another: pin this one by its affinity, which needs no undoing
+	 * (a migrate_disable() here would be undone in the wrong task).
+	 */
+	KUNIT_ASSERT_EQ(test, 0, set_cpus_allowed_ptr(current,
+						      cpumask_of(raw_smp_processor_id())));
 	test->priv = kunit_kzalloc(test, sizeof(struct perfctr_cpu_state), GFP_KERNEL);
 	return test->priv ? 0 : -ENOMEM;
 }
@@ -210,7 +220,6 @@ static void perfctr_x86_test_exit(struct kunit *test)
 	perfctr_x86_set_p4_ht(false);
 	perfctr_x86_set_no_lapic(false);
 	perfctr_x86_use_model(perfctr_x86_boot_model());
-	migrate_enable();
 }
 
 /* A state with @n a-mode counters: pmc_map[i] = maps[i], evntsel[i] = sels[i]. */
@@ -932,6 +941,38 @@ static void reserve_forgets_the_cached_controls(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (u64)(EN | USR | EVENT), sim.evntsel[0]);
 	perfctr_cpu_release(test_service);
 }
+
+#ifdef CONFIG_PERF_GUEST_MEDIATED_PMU
+/*
+ * KVM's mediated vPMU and perfctr exclude each other like perf and
+ * perfctr: whoever comes first keeps the PMU, and perfctr names KVM.
+ */
+static void reserve_and_mediated_vpmu_exclude_each_other(struct kunit *test)
+{
+	const struct perfctr_x86_model *m = boot_vendor_model(test);
+	const char *holder;
+
+	perfctr_x86_use_model(m);
+	/* A VM with a mediated vPMU exists: perfctr is refused, naming KVM. */
+	KUNIT_ASSERT_EQ(test, 0, perf_create_mediated_pmu());
+	holder = perfctr_cpu_reserve(test_service);
+	KUNIT_EXPECT_NOT_NULL(test, holder);
+	if (holder)
+		KUNIT_EXPECT_NOT_NULL(test, strstr(holder, "KVM"));
+	else
+		perfctr_cpu_release(test_service);
+	/* The refusal took nothing: perf could have the counters. */
+	KUNIT_EXPECT_TRUE(test, reserve_perfctr_nmi(m->perfctr_msr));
+	release_perfctr_nmi(m->perfctr_msr);
+	perf_release_mediated_pmu();
+	/* perfctr holds the PMU: no VM gets a mediated vPMU until it is released. */
+	KUNIT_ASSERT_NULL(test, perfctr_cpu_reserve(test_service));
+	KUNIT_EXPECT_EQ(test, -EBUSY, perf_create_mediated_pmu());
+	perfctr_cpu_release(test_service);
+	KUNIT_ASSERT_EQ(test, 0, perf_create_mediated_pmu());
+	perf_release_mediated_pmu();
+}
+#endif
 
 static void generic_model_reserves_no_pmc(struct kunit *test)
 {
@@ -2962,7 +3003,97 @@ static void overflow_interrupt_end_to_end(struct kunit *test)
 }
 #endif
 
+/* ---- The privilege bits (perfctr_cpu_counts_kernel()) and unused entries ---- */
+
+/* Does the one-counter control @sel (P4: CCCR IQ_CCCR, ESCR @escr) count kernel mode? */
+static bool counts_kernel1(struct kunit *test, const struct perfctr_x86_model *m,
+			   u32 map, u32 sel, u32 escr)
+{
+	struct perfctr_cpu_state *st;
+
+	if (m->family == PERFCTR_X86_FAM_P6) {
+		sim_setup(test, m, 48);
+	} else {
+		simx_setup(test, m, 40);
+	}
+	st = mkstate(test, 1, &map, &sel);
+	st->control.tsc_on = !m->no_tsc;
+	st->control.p4.escr[0] = escr;
+	KUNIT_EXPECT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	return perfctr_cpu_counts_kernel(st);
+}
+
+static void counts_kernel_follows_the_os_bits(struct kunit *test)
+{
+	/* P6 family: EVNTSEL's OS bit; a fixed counter's OS field. */
+	KUNIT_EXPECT_FALSE(test, counts_kernel1(test, &perfctr_x86_p6, 0, EN | USR | EVENT, 0));
+	KUNIT_EXPECT_TRUE(test, counts_kernel1(test, &perfctr_x86_p6, 0, EN | OS | EVENT, 0));
+	KUNIT_EXPECT_TRUE(test, counts_kernel1(test, &perfctr_x86_p6, 0,
+					       EN | USR | OS | EVENT, 0));
+	KUNIT_EXPECT_FALSE(test, counts_kernel1(test, ARCH, FIXED(1), F_USR, 0));
+	KUNIT_EXPECT_TRUE(test, counts_kernel1(test, ARCH, FIXED(1), F_OS, 0));
+	KUNIT_EXPECT_FALSE(test, counts_kernel1(test, AMD, 3, EN | USR | EVENT, 0));
+	KUNIT_EXPECT_TRUE(test, counts_kernel1(test, AMD, 3, EN | OS | EVENT, 0));
+	/* P5 family: CPL 3 only, or CPL 0-2 too; the WinChip cannot tell. */
+	KUNIT_EXPECT_FALSE(test, counts_kernel1(test, P5, 0, CESR_CPL3 | P5EV, 0));
+	KUNIT_EXPECT_TRUE(test, counts_kernel1(test, P5MMX, 1, CESR_CPL0 | P5EV, 0));
+	KUNIT_EXPECT_TRUE(test, counts_kernel1(test, MII, 0, CESR_CPL0 | CESR_CPL3 | P5EV, 0));
+	KUNIT_EXPECT_TRUE(test, counts_kernel1(test, C6, 0, 0x02, 0));
+	/* VIA C3: no privilege bits at all. */
+	KUNIT_EXPECT_TRUE(test, counts_kernel1(test, VC3, 1, 0x79, 0));
+	/* P4: the ESCR's T0_OS. */
+	KUNIT_EXPECT_FALSE(test, counts_kernel1(test, P4, 12, IQ_CCCR, IQ_ESCR));
+	KUNIT_EXPECT_TRUE(test, counts_kernel1(test, P4, 12, IQ_CCCR, IQ_ESCR | E_T0_OS));
+}
+
+static void counts_kernel_false_without_pmcs(struct kunit *test)
+{
+	struct perfctr_cpu_state *st = test->priv;
+
+	perfctr_x86_use_model(NULL);
+	st->control.tsc_on = 1;
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	KUNIT_EXPECT_FALSE(test, perfctr_cpu_counts_kernel(st));
+}
+
+/* The rules powerpc has always had, on every x86 model too. */
+static void unused_entries_must_be_zero(struct kunit *test)
+{
+	struct perfctr_cpu_state *st = test->priv;
+
+	/* The generic model: no counters, so no evntsel_high either. */
+	perfctr_x86_use_model(NULL);
+	st->control.tsc_on = 1;
+	st->control.evntsel_high[0] = 1;
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+	st->control.evntsel_high[0] = 0;
+	st->control.pmc_map[PERFCTR_NRCTRS - 1] = 1;
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+	st->control.pmc_map[PERFCTR_NRCTRS - 1] = 0;
+	st->control.ireset[3] = -5;
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+	st->control.ireset[3] = 0;
+	KUNIT_EXPECT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+
+	/* A P6 control: garbage after its one counter, or an a-mode ireset. */
+	st = one_counter(test, &perfctr_x86_p6, 0, EN | USR | EVENT);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	st->control.evntsel[1] = EN | USR | EVENT;
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+	st->control.evntsel[1] = 0;
+	st->control.evntsel_high[5] = 1;
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+	st->control.evntsel_high[5] = 0;
+	st->control.ireset[0] = -100;
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+	st->control.ireset[0] = 0;
+	KUNIT_EXPECT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+}
+
 static struct kunit_case perfctr_x86_cases[] = {
+	KUNIT_CASE(counts_kernel_follows_the_os_bits),
+	KUNIT_CASE(counts_kernel_false_without_pmcs),
+	KUNIT_CASE(unused_entries_must_be_zero),
 	KUNIT_CASE(p6_accepts_counter0),
 	KUNIT_CASE(p6_accepts_both_counters),
 	KUNIT_CASE(p6_rejects_enable_in_evntsel1),
@@ -3081,6 +3212,9 @@ static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(reserve_takes_the_pmu_from_perf),
 	KUNIT_CASE(reserve_refused_while_perf_holds),
 	KUNIT_CASE(reserve_forgets_the_cached_controls),
+#ifdef CONFIG_PERF_GUEST_MEDIATED_PMU
+	KUNIT_CASE(reserve_and_mediated_vpmu_exclude_each_other),
+#endif
 	KUNIT_CASE(generic_model_reserves_no_pmc),
 #endif
 #ifdef CONFIG_PERFCTR_INTERRUPT_SUPPORT

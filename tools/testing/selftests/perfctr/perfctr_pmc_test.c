@@ -146,6 +146,14 @@ static __u64 sys_pmc(int fd, unsigned int i)
 	return sum.pmc[i];
 }
 
+static unsigned long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
+}
+
 static int pin_to_cpu(int cpu)
 {
 	cpu_set_t set;
@@ -807,13 +815,293 @@ TEST(unlink_releases_the_pmu)
 	amode(&c, MMCR0_FCS, 1, map, NULL);
 	ASSERT_EQ(0, vperfctr_control(fd, &c));
 	EXPECT_EQ(-1, perf_hw_open());
-	vperfctr_unlink(fd);
-	/* The fd still holds the state, whose last reference holds the PMU. */
-	close(fd);
+	ASSERT_EQ(0, vperfctr_unlink(fd));
+	/* The fd still names the state, but no thread runs it: PMU released. */
 	pfd = perf_hw_open();
-	EXPECT_LE(0, pfd);
+	EXPECT_LE(0, pfd) TH_LOG("perf_event_open: %s", strerror(errno));
 	if (pfd >= 0)
 		close(pfd);
+	close(fd);
+}
+
+static void *pmc_state_thread(void *arg)
+{
+	const struct vperfctr_state *s;
+	int *fdp = arg;
+
+	*fdp = open_inst(&s);
+	if (*fdp >= 0)
+		vperfctr_unmap(s);
+	return NULL;	/* exits with its state attached */
+}
+
+TEST(exited_threads_state_does_not_hold_the_pmu)
+{
+	struct perfctr_sum_ctrs sum;
+	pthread_t t;
+	int fd = -1, pfd;
+
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
+	ASSERT_EQ(0, pthread_create(&t, NULL, pmc_state_thread, &fd));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	ASSERT_LE(0, fd);
+	/* A read waits for the exiting thread's detach. */
+	ASSERT_EQ(0, vperfctr_read(fd, &sum, NULL));
+	pfd = perf_hw_open();
+	EXPECT_LE(0, pfd) TH_LOG("perf_event_open: %s", strerror(errno));
+	if (pfd >= 0)
+		close(pfd);
+	close(fd);
+}
+
+/* ------------------------------------------------------------ privileges */
+
+#define PARANOID_SYSCTL	"/proc/sys/kernel/perf_event_paranoid"
+
+static int read_paranoid(void)
+{
+	FILE *f = fopen(PARANOID_SYSCTL, "r");
+	int v = -1000;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -1000;
+		fclose(f);
+	}
+	return v;
+}
+
+static int write_paranoid(int v)
+{
+	FILE *f = fopen(PARANOID_SYSCTL, "w");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fprintf(f, "%d\n", v) > 0;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/*
+ * Program PMC5 with @mmcr0 (MMCR0_FCS: user mode only; 0: kernel mode
+ * too) in a child, as user nobody if @nobody.  Returns 0 or the errno of
+ * the refused control, after checking that the refusal changed nothing.
+ */
+static int pmc_control_in_child(unsigned int mmcr0, int nobody)
+{
+	static const unsigned int map[] = { PMC5 };
+	struct vperfctr_control c, tsc, back;
+	int status, fd, err;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (nobody && (setgid(65534) || setuid(65534)))
+			_exit(200);
+		fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+		if (fd < 0)
+			_exit(201);
+		vperfctr_control_tsc(&tsc, 1);
+		if (vperfctr_control(fd, &tsc))
+			_exit(202);
+		amode(&c, mmcr0, 1, map, NULL);
+		if (!vperfctr_control(fd, &c))
+			_exit(0);
+		err = errno;
+		if (vperfctr_read(fd, NULL, &back) ||
+		    memcmp(&back.cpu_control, &tsc.cpu_control, sizeof(tsc.cpu_control)))
+			_exit(203);
+		_exit(err);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+TEST(kernel_mode_counting_follows_perf_event_paranoid)
+{
+	int old = read_paranoid();
+
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
+	if (old == -1000)
+		SKIP(return, "no %s (CONFIG_PERF_EVENTS=n)", PARANOID_SYSCTL);
+	if (geteuid())
+		SKIP(return, "needs root to change %s", PARANOID_SYSCTL);
+	ASSERT_EQ(0, write_paranoid(2));
+	/* User mode only: every user; kernel mode too: not at paranoid 2. */
+	EXPECT_EQ(0, pmc_control_in_child(MMCR0_FCS, 1));
+	EXPECT_EQ(EACCES, pmc_control_in_child(0, 1));
+	/* Unless perfmon_capable() (root). */
+	EXPECT_EQ(0, pmc_control_in_child(0, 0));
+	ASSERT_EQ(0, write_paranoid(1));
+	EXPECT_EQ(0, pmc_control_in_child(0, 1));
+	ASSERT_EQ(0, write_paranoid(old));
+}
+
+/* ------------------------------------------- overflow signal lifetime */
+
+static const struct vperfctr_state *late_state;
+static int late_signals, new_signals, good_signals;
+
+/* An overflow signal must come while the control that overflowed runs. */
+static void on_late(int sig, siginfo_t *si, void *uc)
+{
+	const struct perfctr_cpu_state *st = &late_state->cpu_state;
+
+	(void)uc;
+	if (sig != SIGIO || si->si_code != SI_PMC_OVF || !st->control.nrictrs ||
+	    !st->cstatus)
+		__atomic_fetch_add(&late_signals, 1, __ATOMIC_SEQ_CST);
+	else
+		__atomic_fetch_add(&good_signals, 1, __ATOMIC_SEQ_CST);
+}
+
+static void on_new(int sig)
+{
+	(void)sig;
+	__atomic_fetch_add(&new_signals, 1, __ATOMIC_SEQ_CST);
+}
+
+/* The queued-signal count of this process (SigQ: queued/limit). */
+static int sigq(void)
+{
+	char line[256];
+	int q = -1, lim;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "SigQ: %d/%d", &q, &lim) == 2)
+			break;
+	if (f)
+		fclose(f);
+	return q;
+}
+
+enum { REPLACE_NEW_SIGNAL, REPLACE_SIGNAL_0, STOP, UNLINK };
+
+/*
+ * An i-mode counter of period @period overflows around the end of a loop
+ * of @n instructions, and the control is then replaced, stopped or
+ * unlinked (@how): sweeping @n puts the overflow on both sides of the
+ * call and inside it, where it is found by the call's own suspend.
+ */
+static int overflow_then(int how, unsigned int period, unsigned long n)
+{
+	struct sigaction sa = { .sa_sigaction = on_late, .sa_flags = SA_SIGINFO };
+	struct vperfctr_control c;
+	int fd = open_imode(0, period, 0);
+
+	if (fd < 0)
+		return -1;
+	late_state = vperfctr_map(fd);
+	/* open_imode() installed on_ovf: this test's handler instead. */
+	if (!late_state || sigaction(SIGIO, &sa, NULL))
+		return -1;
+	insn_loop(n);
+	switch (how) {
+	case REPLACE_NEW_SIGNAL:
+	case REPLACE_SIGNAL_0:
+		vperfctr_control_tsc(&c, 1);
+		c.si_signo = how == REPLACE_NEW_SIGNAL ? SIGUSR1 : 0;
+		if (vperfctr_control(fd, &c))
+			return -1;
+		break;
+	case STOP:
+		vperfctr_control_tsc(&c, 0);
+		if (vperfctr_control(fd, &c))
+			return -1;
+		break;
+	case UNLINK:
+		if (vperfctr_unlink(fd))
+			return -1;
+		break;
+	}
+	insn_loop(20000);	/* time for a late signal to come */
+	vperfctr_unlink(fd);
+	vperfctr_unmap(late_state);
+	close(fd);
+	return 0;
+}
+
+TEST(imode_overflow_signal_never_outlives_its_control)
+{
+	const unsigned int period = 3000;
+	int how, q0, failures = 0;
+	unsigned long n;
+
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
+	signal(SIGUSR1, on_new);
+	q0 = sigq();
+	ASSERT_LE(0, q0);
+	for (how = REPLACE_NEW_SIGNAL; how <= UNLINK; how++) {
+		for (n = period / 2; n < period + 200; n += 13)
+			if (overflow_then(how, period, n))
+				failures++;
+	}
+	TH_LOG("%d signals in time, SigQ %d -> %d", LOAD(good_signals), q0, sigq());
+	EXPECT_EQ(0, failures);
+	EXPECT_EQ(0, LOAD(late_signals));
+	EXPECT_EQ(0, LOAD(new_signals));
+	/* No signal 0 or other undeliverable entry left queued. */
+	EXPECT_GE(q0, sigq());
+}
+
+/*
+ * A period shorter than the overflow's own cost (QEMU counts the kernel's
+ * instructions too: signal delivery, the handler's iresume) cannot keep
+ * the thread from its loop: the throttle leaves the counter stopped for
+ * the rest of a tick after 32 overflows in it.
+ */
+TEST(imode_period_of_100_is_throttled_not_livelocked)
+{
+	unsigned long long t0, ms;
+	int fd, signals;
+
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
+	fd = open_imode(0, 100, 1);
+	ASSERT_LE(0, fd);
+	t0 = now_ms();
+	insn_loop(20000000);
+	ms = now_ms() - t0;
+	signals = LOAD(ovf_signals);
+	ASSERT_EQ(0, vperfctr_unlink(fd));
+	close(fd);
+	TH_LOG("%d signals in %llu ms", signals, ms);
+	EXPECT_EQ(0, LOAD(ovf_bad_code));
+	EXPECT_LE(32, signals);
+	/* 32 a tick at most, and HZ is at most 1000. */
+	EXPECT_GE(32 * (ms + 2), (unsigned long long)signals);
+}
+
+/* The overflown-counter mask rides in si_pid: a PID namespace keeps it. */
+TEST(imode_mask_survives_a_pid_namespace)
+{
+	int status;
+	pid_t pid;
+
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
+	if (unshare(CLONE_NEWPID)) {
+		if (errno == EINVAL)
+			SKIP(return, "no PID namespaces (CONFIG_PID_NS=n)");
+		ASSERT_EQ(0, errno);
+	}
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int fd = open_imode(1, 50000, 0);
+
+		if (fd < 0 || getpid() != 1)
+			_exit(2);
+		insn_loop(200000);
+		_exit(LOAD(ovf_signals) == 1 && LOAD(ovf_mask) == 2 && !LOAD(ovf_bad_code) ? 0 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
 /* --------------------------------------------------------- bad control */

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
@@ -927,7 +928,8 @@ FIXTURE_VARIANT(bad_control) {
 enum {
 	F_NULL, F_RESERVED0, F_RESERVED, F_CC_RESERVED, F_FLAGS, F_NRACTRS,
 	F_NRICTRS, F_TOO_MANY, F_TSC_ON, F_SIGNO, F_ESCR, F_PEBS, F_PRESERVE,
-	F_COUNT_WRAP
+	F_COUNT_WRAP, F_UNUSED_MAP, F_UNUSED_EVNTSEL, F_UNUSED_IRESET,
+	F_PRESERVE_BEYOND, F_ARCH_HIGH
 };
 
 FIXTURE_VARIANT_ADD(bad_control, null_pointer) { .field = F_NULL, .err = EFAULT };
@@ -944,6 +946,13 @@ FIXTURE_VARIANT_ADD(bad_control, arch_field_a) { .field = F_ESCR, .err = EINVAL 
 FIXTURE_VARIANT_ADD(bad_control, arch_field_b) { .field = F_PEBS, .err = EINVAL };
 FIXTURE_VARIANT_ADD(bad_control, preserve_out_of_range) { .field = F_PRESERVE, .err = EINVAL };
 FIXTURE_VARIANT_ADD(bad_control, counts_wrapping_u32) { .field = F_COUNT_WRAP, .err = EINVAL };
+/* One rule on every architecture: nothing beyond the control's counters. */
+FIXTURE_VARIANT_ADD(bad_control, unused_pmc_map) { .field = F_UNUSED_MAP, .err = EINVAL };
+FIXTURE_VARIANT_ADD(bad_control, unused_evntsel) { .field = F_UNUSED_EVNTSEL, .err = EINVAL };
+FIXTURE_VARIANT_ADD(bad_control, unused_ireset) { .field = F_UNUSED_IRESET, .err = EINVAL };
+FIXTURE_VARIANT_ADD(bad_control, preserve_beyond_the_counters) {
+	.field = F_PRESERVE_BEYOND, .err = EINVAL };
+FIXTURE_VARIANT_ADD(bad_control, arch_high_word) { .field = F_ARCH_HIGH, .err = EINVAL };
 
 TEST_F(bad_control, refused_and_nothing_changes)
 {
@@ -1010,6 +1019,25 @@ TEST_F(bad_control, refused_and_nothing_changes)
 		c.cpu_control.nrictrs = 1;
 		c.si_signo = SIGIO;
 		break;
+	case F_UNUSED_MAP:	/* the TSC-only control has no counter 17 */
+		c.cpu_control.pmc_map[PERFCTR_NRCTRS - 1] = 1;
+		break;
+	case F_UNUSED_EVNTSEL:
+		c.cpu_control.evntsel[3] = 1;
+		break;
+	case F_UNUSED_IRESET:
+		c.cpu_control.ireset[2] = -5;
+		break;
+	case F_PRESERVE_BEYOND:	/* bit 0: a counter the control does not have */
+		c.preserve = 1;
+		break;
+	case F_ARCH_HIGH:
+#ifdef _ARCH_PPC		/* MMCR1: ppc64's unit fields; none without PMCs */
+		c.cpu_control.ppc.mmcr1 = 1ULL << 32;
+#else			/* evntsel_high: AMD's high event-select bits */
+		c.cpu_control.evntsel_high[0] = 1;
+#endif
+		break;
 	}
 	spin_ms(2);
 	ASSERT_EQ(0, vperfctr_read(self->fd, &s1, NULL));
@@ -1036,6 +1064,140 @@ TEST(bad_read_and_iresume)
 	EXPECT_EQ(model_has_pcint() ? EINVAL : EOPNOTSUPP, errno);
 	vperfctr_unlink(fd);
 	close(fd);
+}
+
+/*
+ * A call that fails changes nothing: vperfctr_open(CREAT) that cannot
+ * have a descriptor (RLIMIT_NOFILE) leaves no state attached.
+ */
+TEST(failed_open_leaves_no_state)
+{
+	struct rlimit old, lim;
+	int fd, lowest;
+
+	ASSERT_EQ(0, getrlimit(RLIMIT_NOFILE, &old));
+	lowest = dup(0);
+	ASSERT_LE(0, lowest);
+	close(lowest);
+	lim.rlim_cur = lowest;		/* no descriptor left */
+	lim.rlim_max = old.rlim_max;
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &lim));
+	EXPECT_EQ(-1, vperfctr_open(0, VPERFCTR_OPEN_CREAT));
+	EXPECT_EQ(EMFILE, errno);
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &old));
+	EXPECT_EQ(-1, vperfctr_open(0, 0));	/* nothing attached */
+	EXPECT_EQ(ENOENT, errno);
+	fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+	ASSERT_LE(0, fd) TH_LOG("retry: %s", strerror(errno));
+	vperfctr_unlink(fd);
+	close(fd);
+}
+
+/* ----------------------------------------------------------- privileges */
+
+#define ACCESS_SYSCTL	"/proc/sys/kernel/perfctr_access"
+#define PARANOID_SYSCTL	"/proc/sys/kernel/perf_event_paranoid"
+
+static int read_int(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int v = -1000;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -1000;
+		fclose(f);
+	}
+	return v;
+}
+
+static int write_int(const char *path, int v)
+{
+	FILE *f = fopen(path, "w");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fprintf(f, "%d\n", v) > 0;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/*
+ * In a child that is user nobody: create a state and give it a TSC-only
+ * control.  Returns 0, or the errno of the call that failed.
+ */
+static int tsc_state_as_nobody(void)
+{
+	struct vperfctr_control c;
+	int status, fd;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (setgid(65534) || setuid(65534))
+			_exit(200);
+		fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+		if (fd < 0)
+			_exit(errno);
+		vperfctr_control_tsc(&c, 1);
+		_exit(vperfctr_control(fd, &c) ? errno : 0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+TEST(privilege_perfctr_access_sysctl)
+{
+	struct vperfctr_control c, back;
+	int old = read_int(ACCESS_SYSCTL), fd;
+
+	ASSERT_LE(0, old) TH_LOG("no %s", ACCESS_SYSCTL);
+	if (geteuid())
+		SKIP(return, "needs root to change %s", ACCESS_SYSCTL);
+	fd = self_tsc_state();
+	ASSERT_LE(0, fd);
+
+	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, 2));
+	EXPECT_EQ(0, tsc_state_as_nobody());
+	/* 1: perfmon_capable() callers only. */
+	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, 1));
+	EXPECT_EQ(EACCES, tsc_state_as_nobody());
+	vperfctr_control_tsc(&c, 0);
+	EXPECT_EQ(0, vperfctr_control(fd, &c));		/* root may */
+	/* 0: nobody, root included; a refused control changes nothing. */
+	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, 0));
+	EXPECT_EQ(EACCES, tsc_state_as_nobody());
+	EXPECT_EQ(-1, vperfctr_open(0, VPERFCTR_OPEN_CREAT));
+	EXPECT_EQ(EACCES, errno);	/* the policy comes first */
+	vperfctr_control_tsc(&c, 1);
+	EXPECT_EQ(-1, vperfctr_control(fd, &c));
+	EXPECT_EQ(EACCES, errno);
+	ASSERT_EQ(0, vperfctr_read(fd, NULL, &back));
+	EXPECT_EQ(0, back.cpu_control.tsc_on);
+	/* Reading and unlinking what exists still works. */
+	EXPECT_EQ(0, vperfctr_unlink(fd));
+	close(fd);
+	EXPECT_EQ(-1, vperfctr_open(0, VPERFCTR_OPEN_CREAT));
+	EXPECT_EQ(EACCES, errno);
+	/* Out of range: refused by the sysctl. */
+	EXPECT_EQ(-1, write_int(ACCESS_SYSCTL, 3));
+	EXPECT_EQ(0, read_int(ACCESS_SYSCTL));
+	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, old));
+}
+
+TEST(privilege_paranoid_above_2_keeps_users_out)
+{
+	int old = read_int(PARANOID_SYSCTL);
+
+	if (old == -1000)
+		SKIP(return, "no %s (CONFIG_PERF_EVENTS=n)", PARANOID_SYSCTL);
+	if (geteuid())
+		SKIP(return, "needs root to change %s", PARANOID_SYSCTL);
+	ASSERT_EQ(0, write_int(PARANOID_SYSCTL, 2));
+	EXPECT_EQ(0, tsc_state_as_nobody());
+	ASSERT_EQ(0, write_int(PARANOID_SYSCTL, 3));
+	EXPECT_EQ(EACCES, tsc_state_as_nobody());
+	ASSERT_EQ(0, write_int(PARANOID_SYSCTL, old));
 }
 
 /* x86: perfctr's own vector; powerpc: the PMI it shares with perf. */
