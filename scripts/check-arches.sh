@@ -23,7 +23,8 @@ notok() { echo "$group: not ok - $*"; f=$((f + 1)); }
 # changes (fs/exec.c and kernel/time/timer.c include <linux/perfctr.h>).
 objs=(fs/exec.o kernel/time/timer.o kernel/sys_ni.o kernel/ptrace.o)
 
-for arch in "${@:-arm64 sparc64 riscv64}"; do
+if (($#)); then archs=("$@"); else archs=(arm64 sparc64 riscv64); fi
+for arch in "${archs[@]}"; do
 	case $arch in
 	arm64)	 karch=arm64; cross=aarch64-linux-gnu-; pfx=__arm64_sys_
 		 table=arch/arm64/kernel/sys.o ;;
