@@ -7,12 +7,14 @@
 
 SHELL := /bin/bash
 X86_CPUS ?= max Skylake-Client EPYC core2duo phenom
+# The PREEMPT_RT x86_64 kernel (scripts/config/x86_64-rt.config).
+X86_RT_CPUS ?= max Skylake-Client
 # i386: QEMU's pentium (P5MMX), pentium3 (P6), athlon (K7), and the Cyrix
 # and VIA C3 identities QEMU has no model for (see scripts/run-tests.sh).
 I386_CPUS ?= pentium pentium3 athlon pentium2,vendor=CyrixInstead pentium3,vendor=CentaurHauls
 PPC64_CPUS ?= POWER9 POWER10 POWER8
 PPC32_CPUS ?= G4 750 7450 604
-export X86_CPUS I386_CPUS PPC64_CPUS PPC32_CPUS
+export X86_CPUS X86_RT_CPUS I386_CPUS PPC64_CPUS PPC32_CPUS
 
 .PHONY: all setup patches check-patches apply quilt kernel check demo bench style clean
 
@@ -36,6 +38,7 @@ quilt: setup
 
 kernel: apply
 	@bash scripts/build-kernel.sh x86_64
+	@bash scripts/build-kernel.sh x86_64 rt
 	@bash scripts/build-kernel.sh i386
 	@bash scripts/build-kernel.sh ppc64
 	@bash scripts/build-kernel.sh ppc32

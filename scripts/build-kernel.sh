@@ -7,8 +7,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 arch=${1:-x86_64}
-variant=${2:-}	# "": test kernel; "base": unpatched; "bench", "bench-base":
-		# the same without the debug checkers, for benchmarks
+variant=${2:-}	# "": test kernel; "rt": the PREEMPT_RT test kernel (x86_64);
+		# "base": unpatched; "bench", "bench-base": the same
+		# without the debug checkers, for benchmarks
 case $arch in
 x86_64) karch=x86; image=arch/x86/boot/bzImage; cross= ;;
 i386) karch=x86; image=arch/x86/boot/bzImage; cross= ;;	# the host gcc, -m32
@@ -39,6 +40,10 @@ i386/)	src=$CACHE/src; out=$CACHE/build/$arch
 	       "$cfg/perfctr-test.config") ;;
 */)	src=$CACHE/src; out=$CACHE/build/$arch
 	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config"
+	       "$TOP/tools/testing/selftests/perfctr/config" "$cfg/perfctr-kunit.config"
+	       "$cfg/perfctr-test.config") ;;
+x86_64/rt) src=$CACHE/src; out=$CACHE/build/$arch-rt
+	frags=("$cfg/$arch.config" "$cfg/$arch-rt.config"
 	       "$TOP/tools/testing/selftests/perfctr/config" "$cfg/perfctr-kunit.config"
 	       "$cfg/perfctr-test.config") ;;
 */base)	src=$CACHE/pristine; out=$CACHE/build/$arch-base
@@ -80,7 +85,7 @@ fi
 if grep -E '^[^ ]+:[0-9]+:[0-9]+: warning' "$out/build.log" | grep -E "^$src/(kernel/perfctr/|arch/(x86|powerpc)/perfctr/|(arch/[a-z0-9]+/)?include/(uapi/)?(linux|asm)/perfctr|kernel/ptrace\.c|arch/(x86|powerpc)/kernel/process\.c|kernel/time/timer\.c|fs/exec\.c)" >&2; then
 	die "the build warns in perfctr code"
 fi
-if [[ -z $variant ]]; then
+if [[ -z $variant || $variant == rt ]]; then
 	# perfctr's own objects again with W=1 and sparse: both must be silent.
 	if ! kmake W=1 C=2 kernel/perfctr/ arch/$karch/perfctr/ \
 			>"$out/w1-sparse.log" 2>&1; then

@@ -23,6 +23,7 @@ boot_all() {
 	done
 }
 boot_all x86_64 ${X86_CPUS-max}
+boot_all x86_64-rt ${X86_RT_CPUS-max}
 boot_all i386 ${I386_CPUS-pentium}
 boot_all ppc64 ${PPC64_CPUS-POWER9}
 boot_all ppc32 ${PPC32_CPUS-G4}

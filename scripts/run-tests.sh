@@ -5,7 +5,9 @@
 # initramfs (with busybox on x86_64, with scripts/guest-init.c elsewhere),
 # boot the kernel under QEMU TCG and report.
 #
-#   run-tests.sh ARCH CPU MODE    ARCH: x86_64 | i386 | ppc64 | ppc32
+#   run-tests.sh ARCH CPU MODE    ARCH: x86_64 | i386 | ppc64 | ppc32 |
+#                                       x86_64-rt (the PREEMPT_RT kernel,
+#                                       build-kernel.sh x86_64 rt)
 #                                 MODE: kselftest | demo | bench | bench-base
 #
 # Prints every result line, then one line per group:
@@ -16,11 +18,17 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 arch=${1:-x86_64} cpu=${2:-max} mode=${3:-kselftest}
-src=$CACHE/src out=$CACHE/build/$arch kout=$out
+# label: the kernel (its build directory and the name in the results);
+# arch: its architecture, which the rest of this script goes by.
+label=$arch
+case $label in
+x86_64-rt) arch=x86_64 ;;
+esac
+src=$CACHE/src out=$CACHE/build/$label kout=$out
 [[ $mode == bench || $mode == bench-switch ]] && kout=$CACHE/build/$arch-bench
 [[ $mode == bench-base ]] && kout=$CACHE/build/$arch-bench-base
 [[ $mode == bench-off ]] && kout=$CACHE/build/$arch-bench-off
-work=$CACHE/run/$arch-$cpu-$mode
+work=$CACHE/run/$label-$cpu-$mode
 case $arch in
 x86_64) karch=x86 cc=gcc ;;
 i386) karch=x86 cc=i686-linux-gnu-gcc ;;	# the x86_64 kernel's ia32 build
@@ -40,12 +48,12 @@ build_tests() {	# out-dir cc
 		KHDR_INCLUDES="-I$hdr/include" LDFLAGS=-static all >"$1.log" 2>&1 ||
 		{ cat "$1.log" >&2; die "selftests do not build with $2"; }
 }
-build_tests "$CACHE/tests/$arch" "$cc"
-cp "$CACHE/tests/$arch"/perfctr_{test,pmc_test,demo,bench} "$work/root/tests/"
-[[ $arch == ppc32 ]] && cp "$CACHE/tests/$arch/perfctr_ppc32_test" "$work/root/tests/"
+build_tests "$CACHE/tests/$label" "$cc"
+cp "$CACHE/tests/$label"/perfctr_{test,pmc_test,demo,bench} "$work/root/tests/"
+[[ $arch == ppc32 ]] && cp "$CACHE/tests/$label/perfctr_ppc32_test" "$work/root/tests/"
 if [[ $arch == x86_64 ]]; then
-	build_tests "$CACHE/tests/$arch-ia32" i686-linux-gnu-gcc
-	cp "$CACHE/tests/$arch-ia32/perfctr_test" "$work/root/tests/perfctr_test_ia32"
+	build_tests "$CACHE/tests/$label-ia32" i686-linux-gnu-gcc
+	cp "$CACHE/tests/$label-ia32/perfctr_test" "$work/root/tests/perfctr_test_ia32"
 	file "$work/root/tests/perfctr_test_ia32" 2>/dev/null | grep -q '32-bit' ||
 		[[ ! -x /usr/bin/file ]] || die "i386 test binary is not 32-bit"
 fi
@@ -59,7 +67,7 @@ fi
 # no x32 libc; ppc32 is compiled by the 32-bit cross compiler; i386 is
 # one of x86_64's).
 abi_cpu=max; [[ $arch == ppc64 ]] && abi_cpu=POWER9
-if [[ $mode == kselftest && $cpu == "${ABI_CHECK_CPU:-$abi_cpu}" &&
+if [[ $mode == kselftest && $cpu == "${ABI_CHECK_CPU:-$abi_cpu}" && $label == "$arch" &&
       ($arch == x86_64 || $arch == ppc64) ]]; then
 	ap=0 af=0
 	case $arch in
@@ -85,7 +93,6 @@ if [[ $arch != x86_64 ]]; then	# no busybox for the guest (i386: Debian's is 64-
 	$cc -static -O2 -Wall -o "$work/root/init" "$TOP/scripts/guest-init.c" ||
 		die "guest-init does not build"
 	{
-		echo "ENV PERFCTR_QEMU_CPU=$cpu"
 		case $mode in
 		demo) echo "raw-demo ./perfctr_demo" ;;
 		bench) echo "raw-bench ./perfctr_bench" ;;
@@ -139,16 +146,16 @@ ppc64) qemu=(qemu-system-ppc64 -M pseries -accel tcg -cpu "$cpu" -smp 2 -m 1024
 ppc32) qemu=(qemu-system-ppc -M mac99 -accel tcg -cpu "$cpu" -smp 1 -m 512
 	     -kernel "$kout/vmlinux" -append "console=ttyPZ0 panic=-1") ;;
 esac
-log "booting $arch/$cpu ($mode)"
+log "booting $label/$cpu ($mode)"
 timeout "${PERFCTR_BOOT_TIMEOUT:-900}" "${qemu[@]}" -nographic -no-reboot \
 	-initrd "$work/initramfs.cpio" > "$work/console.log" 2>&1 || true
 console=$work/console.log
 tr -d '\r' < "$console" > "$console.txt"; console=$console.txt
 
 if ! grep -q PERFCTR-DONE "$console"; then
-	echo "---- console tail ($arch/$cpu) ----"; tail -40 "$console"
-	echo "$arch/$cpu $mode: setup failure: the guest did not finish (boot or hang)"
-	[[ -n ${RESULTS:-} ]] && echo "$arch/$cpu $mode 0 1" >> "$RESULTS"
+	echo "---- console tail ($label/$cpu) ----"; tail -40 "$console"
+	echo "$label/$cpu $mode: setup failure: the guest did not finish (boot or hang)"
+	[[ -n ${RESULTS:-} ]] && echo "$label/$cpu $mode 0 1" >> "$RESULTS"
 	exit 1
 fi
 if [[ $mode == demo ]]; then
@@ -165,7 +172,7 @@ fi
 report() {	# line-prefix suite: KTAP results of lines starting with the prefix
 	local p=0 f=0 line plan
 	while IFS= read -r line; do
-		echo "$arch/$cpu $2: $line"
+		echo "$label/$cpu $2: $line"
 		case $line in
 		ok\ *) p=$((p + 1)) ;;
 		not\ ok\ *) f=$((f + 1)) ;;
@@ -174,12 +181,12 @@ report() {	# line-prefix suite: KTAP results of lines starting with the prefix
 	# A run that died before its plan completed is a failure too.
 	plan=$(sed -n "s/^$1""1\.\.\([0-9]*\)\$/\1/p" "$console" | awk '{ s += $1 } END { print s + 0 }')
 	if ((plan == 0 || p + f != plan)); then
-		echo "$arch/$cpu $2: not ok - ran $((p + f)) of $plan planned tests"
+		echo "$label/$cpu $2: not ok - ran $((p + f)) of $plan planned tests"
 		grep "^$1" "$console" | tail -20
 		f=$((f + 1))
 	fi
-	echo "$arch/$cpu $2: $p passed, $f failed"
-	[[ -n ${RESULTS:-} ]] && echo "$arch/$cpu $2 $p $f" >> "$RESULTS"
+	echo "$label/$cpu $2: $p passed, $f failed"
+	[[ -n ${RESULTS:-} ]] && echo "$label/$cpu $2 $p $f" >> "$RESULTS"
 	return 0
 }
 # Show the failures' diagnostics.
@@ -229,24 +236,28 @@ else
 	esac
 fi
 if [[ $n -eq 1 ]] && grep -q "^perfctr: driver .*, $expect" "$console"; then
-	echo "$arch/$cpu boot: ok - $expect, fallback said as expected${detected:+ (instead of $detected)}"
+	echo "$label/$cpu boot: ok - $expect, fallback said as expected${detected:+ (instead of $detected)}"
 	bp=1 bf=0
 else
-	echo "$arch/$cpu boot: not ok - expected $expect, got:"
+	echo "$label/$cpu boot: not ok - expected $expect, got:"
 	grep '^perfctr' "$console" | head -5; bp=0 bf=1
 fi
-echo "$arch/$cpu boot: $bp passed, $bf failed"
-[[ -n ${RESULTS:-} ]] && echo "$arch/$cpu boot $bp $bf" >> "$RESULTS"
+echo "$label/$cpu boot: $bp passed, $bf failed"
+[[ -n ${RESULTS:-} ]] && echo "$label/$cpu boot $bp $bf" >> "$RESULTS"
 
-# The kernel's own checkers.
-if grep -nE 'BUG:|WARNING:|Oops|KASAN:|UBSAN:|possible (recursive|circular) locking|Kernel panic|general protection|Call Trace:|INFO: (task|trying|possible)' "$console" > "$work/splats"; then
-	echo "$arch/$cpu kernel-log: not ok - the kernel complained:"
+# The kernel's own checkers.  Most reports start with "BUG:" or "WARNING:"
+# (DEBUG_ATOMIC_SLEEP's "sleeping function called from invalid context",
+# DEBUG_PREEMPT's "using smp_processor_id() in preemptible", lockdep's
+# "Invalid wait context"); the ones named as well are those of the RT
+# kernel, matched however they are prefixed, and RCU stalls.
+if grep -nE 'BUG:|WARNING:|Oops|KASAN:|UBSAN:|possible (recursive|circular) locking|Kernel panic|general protection|Call Trace:|INFO: (task|trying|possible)|sleeping function called from invalid context|scheduling while atomic|Invalid wait context|in preemptible \[|detected stalls? on' "$console" > "$work/splats"; then
+	echo "$label/$cpu kernel-log: not ok - the kernel complained:"
 	head -60 "$work/splats"
-	echo "$arch/$cpu kernel-log: 0 passed, 1 failed"
-	[[ -n ${RESULTS:-} ]] && echo "$arch/$cpu kernel-log 0 1" >> "$RESULTS"
+	echo "$label/$cpu kernel-log: 0 passed, 1 failed"
+	[[ -n ${RESULTS:-} ]] && echo "$label/$cpu kernel-log 0 1" >> "$RESULTS"
 else
-	echo "$arch/$cpu kernel-log: ok - no BUG/WARNING/Oops/KASAN/lockdep/UBSAN report"
-	echo "$arch/$cpu kernel-log: 1 passed, 0 failed"
-	[[ -n ${RESULTS:-} ]] && echo "$arch/$cpu kernel-log 1 0" >> "$RESULTS"
+	echo "$label/$cpu kernel-log: ok - no BUG/WARNING/Oops/KASAN/lockdep/UBSAN/RCU stall report"
+	echo "$label/$cpu kernel-log: 1 passed, 0 failed"
+	[[ -n ${RESULTS:-} ]] && echo "$label/$cpu kernel-log 1 0" >> "$RESULTS"
 fi
 exit 0

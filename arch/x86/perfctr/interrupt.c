@@ -30,6 +30,8 @@
 #include "x86.h"
 
 static DEFINE_PER_CPU(unsigned long, perfctr_x86_nr_interrupts);
+/* Each CPU's APIC_LVTPC before perfctr took it, given back at release. */
+static DEFINE_PER_CPU(u32, perfctr_x86_saved_lvtpc);
 static perfctr_ihandler_t perfctr_x86_ihandler;
 static bool perfctr_x86_lvtpc;
 
@@ -61,30 +63,38 @@ unsigned long perfctr_x86_interrupts(void)
 	return sum;
 }
 
-static void perfctr_x86_lvtpc_set(void *val)
+static void perfctr_x86_lvtpc_take_cpu(void *unused)
 {
-	apic_write(APIC_LVTPC, (unsigned long)val);
+	this_cpu_write(perfctr_x86_saved_lvtpc, apic_read(APIC_LVTPC));
+	apic_write(APIC_LVTPC, LOCAL_PERFCTR_VECTOR);
+}
+
+static void perfctr_x86_lvtpc_give_cpu(void *unused)
+{
+	apic_write(APIC_LVTPC, this_cpu_read(perfctr_x86_saved_lvtpc));
 }
 
 /*
- * Point every CPU's APIC_LVTPC at LOCAL_PERFCTR_VECTOR.  May sleep.  The
- * hotplug lock keeps CPUs from coming online meanwhile; those that come
- * later take the setting from perfctr_x86_cpu_online().
+ * Point every CPU's APIC_LVTPC at LOCAL_PERFCTR_VECTOR, keeping what was
+ * there (perf_events' NMI delivery, or the masked entry of a CPU without
+ * a perf driver).  May sleep.  The hotplug lock keeps CPUs from coming
+ * online meanwhile; those that come later take the setting from
+ * perfctr_x86_cpu_online().
  */
 void perfctr_x86_lvtpc_take(void)
 {
 	cpus_read_lock();
 	WRITE_ONCE(perfctr_x86_lvtpc, true);
-	on_each_cpu(perfctr_x86_lvtpc_set, (void *)(unsigned long)LOCAL_PERFCTR_VECTOR, 1);
+	on_each_cpu(perfctr_x86_lvtpc_take_cpu, NULL, 1);
 	cpus_read_unlock();
 }
 
-/* Hand APIC_LVTPC back to NMI delivery, perf_events' setting.  May sleep. */
+/* Give every CPU's APIC_LVTPC back what it held before.  May sleep. */
 void perfctr_x86_lvtpc_give(void)
 {
 	cpus_read_lock();
 	WRITE_ONCE(perfctr_x86_lvtpc, false);
-	on_each_cpu(perfctr_x86_lvtpc_set, (void *)(unsigned long)APIC_DM_NMI, 1);
+	on_each_cpu(perfctr_x86_lvtpc_give_cpu, NULL, 1);
 	cpus_read_unlock();
 }
 
@@ -92,7 +102,7 @@ void perfctr_x86_lvtpc_give(void)
 static int perfctr_x86_cpu_online(unsigned int cpu)
 {
 	if (READ_ONCE(perfctr_x86_lvtpc))
-		apic_write(APIC_LVTPC, LOCAL_PERFCTR_VECTOR);
+		perfctr_x86_lvtpc_take_cpu(NULL);
 	return 0;
 }
 

@@ -121,21 +121,35 @@ u64 perfctr_x86_ctr_mask(void)
  * Hardware accessors.  The KUnit suite redirects them to a simulated PMU;
  * without KUnit the redirection compiles to nothing.
  */
+#if IS_ENABLED(CONFIG_PERFCTR_X86_KUNIT_TEST)
+/*
+ * Not KUnit's static stubs: their lookup takes a spinlock_t, which the
+ * switch path's interrupts-off sections may not take on PREEMPT_RT.
+ */
+struct perfctr_x86_test_hw perfctr_x86_test_hw;
+#define TEST_HW(fn, ...) do {							\
+	if (unlikely(READ_ONCE(perfctr_x86_test_hw.fn)) && kunit_get_current_test())	\
+		return perfctr_x86_test_hw.fn(__VA_ARGS__);			\
+} while (0)
+#else
+#define TEST_HW(fn, ...) do { } while (0)
+#endif
+
 void perfctr_x86_wrmsr(u32 msr, u64 val)
 {
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_x86_wrmsr, msr, val);
+	TEST_HW(wrmsr, msr, val);
 	native_write_msr(msr, val);
 }
 
 u32 perfctr_x86_rdmsr_low(u32 msr)
 {
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_x86_rdmsr_low, msr);
+	TEST_HW(rdmsr_low, msr);
 	return (u32)native_read_msr(msr);
 }
 
 u32 perfctr_x86_rdpmc_low(u32 map)
 {
-	KUNIT_STATIC_STUB_REDIRECT(perfctr_x86_rdpmc_low, map);
+	TEST_HW(rdpmc_low, map);
 	return (u32)native_read_pmc(map);
 }
 
@@ -1483,6 +1497,42 @@ const char *perfctr_cpu_reserve(const char *service)
 	return ret;
 }
 
+/*
+ * Stop what perfctr may have left counting on this CPU before the PMU goes
+ * back: a-mode event selects stay enabled across suspends (the control
+ * cache spares the rewrite), and perf_events would inherit them running.
+ * Every event select, fixed-counter field, P4 CCCR or P5 CESR of the model
+ * that this CPU's cache does not know to be stopped is cleared, and the
+ * cache forgets everything.  The VIA C3's counter cannot be stopped.
+ */
+static void perfctr_x86_quiesce_cpu(void *info)
+{
+	const struct perfctr_x86_model *m = info;
+	struct perfctr_x86_cache *cache = perfctr_x86_this_cache();
+	unsigned int i;
+
+	switch (m->family) {
+	case PERFCTR_X86_FAM_P6:
+		for (i = 0; i < m->nr_ctrs; i++)
+			if (cache->evntsel[i] && perfctr_x86_gp_here() & BIT(i))
+				perfctr_x86_wrmsr(m->evntsel_msr + i * m->evntsel_stride, 0);
+		if (m->nr_fixed && cache->fixed_ctrl)
+			perfctr_x86_wrmsr(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, 0);
+		break;
+	case PERFCTR_X86_FAM_P5:
+		if (cache->cesr)
+			perfctr_x86_wrmsr(P5_CESR_MSR, 0);
+		break;
+	case PERFCTR_X86_FAM_P4:
+		for (i = 0; i < m->nr_ctrs; i++)
+			perfctr_x86_wrmsr(P4_CCCR0_MSR + i, 0);
+		break;
+	default:
+		break;
+	}
+	memset(cache, 0xff, sizeof(*cache));
+}
+
 /**
  * perfctr_cpu_release - release the counters reserved by @service
  * @service: the name passed to perfctr_cpu_reserve()
@@ -1496,6 +1546,8 @@ void perfctr_cpu_release(const char *service)
 	} else {
 		if (perfctr_x86_lvtpc_held())
 			perfctr_x86_lvtpc_give();
+		if (perfctr_reserved_model)
+			on_each_cpu(perfctr_x86_quiesce_cpu, (void *)perfctr_reserved_model, 1);
 		if (IS_ENABLED(CONFIG_X86_LOCAL_APIC) && perfctr_reserved_model)
 			perfctr_x86_give_pmu(perfctr_reserved_model,
 					     perfctr_reserved_model->nr_ctrs);

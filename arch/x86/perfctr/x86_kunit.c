@@ -196,8 +196,9 @@ static void sim_setup(struct kunit *test, const struct perfctr_x86_model *model,
 	memset(&sim, 0, sizeof(sim));
 	sim.model = model;
 	sim.width = width;
-	kunit_activate_static_stub(test, perfctr_x86_wrmsr, sim_wrmsr);
-	kunit_activate_static_stub(test, perfctr_x86_rdpmc_low, sim_rdpmc_low);
+	perfctr_x86_test_hw.wrmsr = sim_wrmsr;
+	perfctr_x86_test_hw.rdmsr_low = NULL;
+	perfctr_x86_test_hw.rdpmc_low = sim_rdpmc_low;
 	perfctr_x86_use_model(model);
 }
 
@@ -211,6 +212,8 @@ static int perfctr_x86_test_init(struct kunit *test)
 	 */
 	KUNIT_ASSERT_EQ(test, 0, set_cpus_allowed_ptr(current,
 						      cpumask_of(raw_smp_processor_id())));
+	/* A per-CPU thread now, for DEBUG_PREEMPT's smp_processor_id() check. */
+	current->flags |= PF_NO_SETAFFINITY;
 	test->priv = kunit_kzalloc(test, sizeof(struct perfctr_cpu_state), GFP_KERNEL);
 	return test->priv ? 0 : -ENOMEM;
 }
@@ -220,6 +223,7 @@ static void perfctr_x86_test_exit(struct kunit *test)
 	perfctr_x86_set_p4_ht(false);
 	perfctr_x86_set_no_lapic(false);
 	perfctr_x86_use_model(perfctr_x86_boot_model());
+	memset(&perfctr_x86_test_hw, 0, sizeof(perfctr_x86_test_hw));
 }
 
 /* A state with @n a-mode counters: pmc_map[i] = maps[i], evntsel[i] = sels[i]. */
@@ -847,7 +851,10 @@ static void generic_rejects_pmcs(struct kunit *test)
 	perfctr_x86_use_model(NULL);
 	st = mkstate(test, 1, &map, &sel);
 	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+	/* The TSC alone, with nothing left in the counter entries. */
 	st->control.nractrs = 0;
+	st->control.pmc_map[0] = 0;
+	st->control.evntsel[0] = 0;
 	KUNIT_EXPECT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
 	KUNIT_EXPECT_EQ(test, perfctr_mk_cstatus(1, 0, 0), st->cstatus);
 }
@@ -938,6 +945,25 @@ static void reserve_forgets_the_cached_controls(struct kunit *test)
 	KUNIT_ASSERT_NULL(test, perfctr_cpu_reserve(test_service));
 	run(st, 1);
 	KUNIT_EXPECT_LT(test, n, sim.wrmsrs);	/* everything written again */
+	KUNIT_EXPECT_EQ(test, (u64)(EN | USR | EVENT), sim.evntsel[0]);
+	perfctr_cpu_release(test_service);
+}
+
+/* The release leaves nothing counting: perf_events takes a quiet PMU. */
+static void release_stops_the_counters(struct kunit *test)
+{
+	const struct perfctr_x86_model *m = boot_vendor_model(test);
+	struct perfctr_cpu_state *st = counting_state(test, m, 40);
+
+	KUNIT_ASSERT_NULL(test, perfctr_cpu_reserve(test_service));
+	run(st, 10);
+	/* Suspended, but an a-mode event select stays enabled. */
+	KUNIT_EXPECT_NE(test, 0ULL, sim.evntsel[0] & EN);
+	perfctr_cpu_release(test_service);
+	KUNIT_EXPECT_EQ(test, 0ULL, sim.evntsel[0]);
+	/* And the cache trusts nothing: the next resume writes it again. */
+	KUNIT_ASSERT_NULL(test, perfctr_cpu_reserve(test_service));
+	run(st, 10);
 	KUNIT_EXPECT_EQ(test, (u64)(EN | USR | EVENT), sim.evntsel[0]);
 	perfctr_cpu_release(test_service);
 }
@@ -1185,9 +1211,9 @@ static void simx_setup(struct kunit *test, const struct perfctr_x86_model *model
 	memset(&sim, 0, sizeof(sim));
 	sim.model = model;
 	sim.width = width;
-	kunit_activate_static_stub(test, perfctr_x86_wrmsr, simx_wrmsr);
-	kunit_activate_static_stub(test, perfctr_x86_rdmsr_low, simx_rdmsr_low);
-	kunit_activate_static_stub(test, perfctr_x86_rdpmc_low, simx_rdpmc_low);
+	perfctr_x86_test_hw.wrmsr = simx_wrmsr;
+	perfctr_x86_test_hw.rdmsr_low = simx_rdmsr_low;
+	perfctr_x86_test_hw.rdpmc_low = simx_rdpmc_low;
 	perfctr_x86_use_model(model);
 }
 
@@ -1511,7 +1537,12 @@ static void vc3_rejects_imode_and_p4_fields(struct kunit *test)
 	st->control.nrictrs = 1;
 	st->control.ireset[0] = -5;
 	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
-	st->control.nrictrs = 0;	/* the TSC alone */
+	/* The TSC alone: entries beyond the (no) counters must be empty. */
+	st->control.nrictrs = 0;
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+	memset(&st->control.pmc_map, 0, sizeof(st->control.pmc_map));
+	memset(&st->control.evntsel, 0, sizeof(st->control.evntsel));
+	memset(&st->control.ireset, 0, sizeof(st->control.ireset));
 	KUNIT_EXPECT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
 }
 
@@ -2919,10 +2950,18 @@ static void p4_imode_overflow_found_and_rearmed(struct kunit *test)
 static void lvtpc_follows_the_reservation(struct kunit *test)
 {
 	const struct perfctr_x86_model *m = boot_vendor_model(test);
+	u32 before = apic_read(APIC_LVTPC);
 
 	imode_setup(test, m, 48);
+	/* Whatever was there (NMI delivery under perf) comes back at release. */
+	apic_write(APIC_LVTPC, APIC_DM_NMI | APIC_LVT_MASKED);
 	KUNIT_ASSERT_NULL(test, perfctr_cpu_reserve(test_service));
 	KUNIT_EXPECT_EQ(test, (u32)LOCAL_PERFCTR_VECTOR, apic_read(APIC_LVTPC) & LVT_BITS);
+	perfctr_cpu_release(test_service);
+	KUNIT_EXPECT_EQ(test, (u32)(APIC_DM_NMI | APIC_LVT_MASKED),
+			apic_read(APIC_LVTPC) & LVT_BITS);
+	apic_write(APIC_LVTPC, APIC_DM_NMI);
+	KUNIT_ASSERT_NULL(test, perfctr_cpu_reserve(test_service));
 	perfctr_cpu_release(test_service);
 	KUNIT_EXPECT_EQ(test, (u32)APIC_DM_NMI, apic_read(APIC_LVTPC) & LVT_BITS);
 	/* Without PCINT (no local APIC) perfctr leaves LVTPC alone. */
@@ -2931,6 +2970,7 @@ static void lvtpc_follows_the_reservation(struct kunit *test)
 	KUNIT_ASSERT_NULL(test, perfctr_cpu_reserve(test_service));
 	KUNIT_EXPECT_EQ(test, (u32)APIC_DM_NMI, apic_read(APIC_LVTPC) & LVT_BITS);
 	perfctr_cpu_release(test_service);
+	apic_write(APIC_LVTPC, before);
 }
 
 static struct perfctr_cpu_state *pmi_state;
@@ -3212,6 +3252,7 @@ static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(reserve_takes_the_pmu_from_perf),
 	KUNIT_CASE(reserve_refused_while_perf_holds),
 	KUNIT_CASE(reserve_forgets_the_cached_controls),
+	KUNIT_CASE(release_stops_the_counters),
 #ifdef CONFIG_PERF_GUEST_MEDIATED_PMU
 	KUNIT_CASE(reserve_and_mediated_vpmu_exclude_each_other),
 #endif

@@ -984,19 +984,29 @@ enum { REPLACE_NEW_SIGNAL, REPLACE_SIGNAL_0, STOP, UNLINK };
  * An i-mode counter of period @period overflows around the end of a loop
  * of @n instructions, and the control is then replaced, stopped or
  * unlinked (@how): sweeping @n puts the overflow on both sides of the
- * call and inside it, where it is found by the call's own suspend.
+ * call and inside it, where it is found by the call's own suspend.  The
+ * mapping and the handler are in place before the counter starts, so
+ * that only the control's return path and the loop come before the call.
  */
 static int overflow_then(int how, unsigned int period, unsigned long n)
 {
 	struct sigaction sa = { .sa_sigaction = on_late, .sa_flags = SA_SIGINFO };
 	struct vperfctr_control c;
-	int fd = open_imode(0, period, 0);
+	int fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
 
 	if (fd < 0)
 		return -1;
 	late_state = vperfctr_map(fd);
-	/* open_imode() installed on_ovf: this test's handler instead. */
 	if (!late_state || sigaction(SIGIO, &sa, NULL))
+		return -1;
+	memset(&c, 0, sizeof(c));
+	c.si_signo = SIGIO;
+	c.cpu_control.tsc_on = 1;
+	c.cpu_control.nrictrs = 1;
+	c.cpu_control.pmc_map[0] = PMC5;
+	c.cpu_control.ireset[0] = 0x80000000U - period;
+	c.cpu_control.ppc.mmcr0 = MMCR0_FCS;
+	if (vperfctr_control(fd, &c))
 		return -1;
 	insn_loop(n);
 	switch (how) {
@@ -1026,7 +1036,7 @@ static int overflow_then(int how, unsigned int period, unsigned long n)
 
 TEST(imode_overflow_signal_never_outlives_its_control)
 {
-	const unsigned int period = 3000;
+	const unsigned int period = 2000;
 	int how, q0, failures = 0;
 	unsigned long n;
 
@@ -1035,15 +1045,16 @@ TEST(imode_overflow_signal_never_outlives_its_control)
 	signal(SIGUSR1, on_new);
 	q0 = sigq();
 	ASSERT_LE(0, q0);
-	for (how = REPLACE_NEW_SIGNAL; how <= UNLINK; how++) {
-		for (n = period / 2; n < period + 200; n += 13)
+	for (how = REPLACE_NEW_SIGNAL; how <= UNLINK; how++)
+		for (n = 1; n < period + 300; n += 5)
 			if (overflow_then(how, period, n))
 				failures++;
-	}
 	TH_LOG("%d signals in time, SigQ %d -> %d", LOAD(good_signals), q0, sigq());
 	EXPECT_EQ(0, failures);
 	EXPECT_EQ(0, LOAD(late_signals));
 	EXPECT_EQ(0, LOAD(new_signals));
+	/* The sweep did put overflows before the call: signals came in time. */
+	EXPECT_LT(0, LOAD(good_signals));
 	/* No signal 0 or other undeliverable entry left queued. */
 	EXPECT_GE(q0, sigq());
 }
