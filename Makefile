@@ -57,4 +57,4 @@ style:
 	@bash scripts/style.sh
 
 clean:
-	rm -rf $${PERFCTR_CACHE:-$$HOME/.cache/perfctr}/{build,run,tests,src,stage}
+	rm -rf $${PERFCTR_CACHE:-$$HOME/.cache/perfctr}/{build,run,tests,src,stage,bisect}

@@ -9,6 +9,11 @@ export RESULTS=$CACHE/results.txt
 status=0
 # Series-level checks that are tests of their own.
 bash "$TOP/scripts/style.sh" --results || status=1
+# Every architecture builds, at every patch: the series patch by patch on
+# x86_64 and ppc64, the architectures without a driver, the uapi headers.
+bash "$TOP/scripts/check-bisect.sh" || status=1
+bash "$TOP/scripts/check-arches.sh" || status=1
+bash "$TOP/scripts/check-uapi.sh" || status=1
 # Each architecture under each of its CPU models (the Makefile's lists).
 boot_all() {
 	local arch=$1 cpu

@@ -13,9 +13,17 @@
 #ifndef _LINUX_PERFCTR_H
 #define _LINUX_PERFCTR_H
 
-#include <uapi/linux/perfctr.h>
+#include <linux/types.h>
 
+struct task_struct;
+
+/*
+ * Only an architecture with a driver (HAVE_PERFCTR) has the <asm/perfctr.h>
+ * the user ABI includes; elsewhere the hooks below are empty and nothing
+ * of perfctr is compiled.
+ */
 #ifdef CONFIG_PERFCTR
+#include <uapi/linux/perfctr.h>
 #include <linux/array_size.h>
 #include <linux/cpumask.h>
 #include <linux/errno.h>
@@ -245,6 +253,23 @@ static inline void perfctr_exec_thread(struct task_struct *tsk, bool secure)
 	if (test_tsk_thread_flag(tsk, TIF_PERFCTR))
 		__vperfctr_exec(tsk, secure);
 }
+
+/*
+ * switch_to() of an architecture without a context-switch work mask
+ * (powerpc): the flag test and the hook, which compile away without
+ * CONFIG_PERFCTR_VIRTUAL.
+ */
+static inline void perfctr_switch_out(struct task_struct *prev)
+{
+	if (unlikely(test_tsk_thread_flag(prev, TIF_PERFCTR)))
+		perfctr_suspend_thread(prev);
+}
+
+static inline void perfctr_switch_in(struct task_struct *next)
+{
+	if (unlikely(test_tsk_thread_flag(next, TIF_PERFCTR)))
+		perfctr_resume_thread(next);
+}
 #else
 static inline void perfctr_copy_thread(struct task_struct *child) { }
 static inline void perfctr_exit_thread(struct task_struct *tsk) { }
@@ -252,6 +277,8 @@ static inline void perfctr_suspend_thread(struct task_struct *prev) { }
 static inline void perfctr_resume_thread(struct task_struct *next) { }
 static inline void perfctr_sample_thread(struct task_struct *tsk) { }
 static inline void perfctr_exec_thread(struct task_struct *tsk, bool secure) { }
+static inline void perfctr_switch_out(struct task_struct *prev) { }
+static inline void perfctr_switch_in(struct task_struct *next) { }
 #endif /* CONFIG_PERFCTR_VIRTUAL */
 
 #endif /* _LINUX_PERFCTR_H */

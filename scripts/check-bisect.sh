@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Group "bisect": the kernel builds at every patch of the series, on x86_64
+# and ppc64.  For k = 1..N, patches 1..k are applied (quilt, no fuzz) and,
+# out of tree and object by object, built: make prepare (asm-offsets, the
+# syscall headers from the tables, scripts/checksyscalls.sh, which must stay
+# quiet) and the objects of every file the first k patches add or change:
+# the perfctr folders as directory targets (so what the configuration does
+# not build is left out), the hooked kernel files, and the syscall table
+# objects when a table changed.  Configuration: tinyconfig + the
+# architecture's fragments with PERFCTR=y, made once and brought to each
+# step with olddefconfig (PERFCTR stays off until the step whose driver
+# selects HAVE_PERFCTR: 6 on x86, 11 on powerpc).
+#
+# Cheap when warm: one source tree and one build directory per architecture
+# are reused, and only files whose content changes between steps are
+# rewritten; a step whose inputs (patches 1..k, configuration, compiler,
+# this script) built before is not built again.
+#
+#   check-bisect.sh [ARCH...]   default: x86_64 ppc64
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+group=bisect
+b=$CACHE/bisect
+src=$b/src
+mkdir -p "$b"
+[[ -d $CACHE/pristine ]] || die "no pristine tree: run scripts/setup.sh"
+[[ -d $src ]] || { cp -al "$CACHE/pristine" "$src"; : > "$b/src.touched"; }
+
+mapfile -t patches < <(grep -v '^#' "$TOP/series" | grep -v '^$')
+n=${#patches[@]}
+# Every file the series touches: the source tree is synchronised over these
+# (and over those of the previous run) at each step.
+all=$(grep -h '^+++ b/' "${patches[@]/#/$TOP/patches/}" | cut -c7- | sort -u)
+
+cfg=$TOP/scripts/config
+if (($#)); then archs=("$@"); else archs=(x86_64 ppc64); fi
+declare -A P F
+for arch in "${archs[@]}"; do
+	P[$arch]=0 F[$arch]=0
+	case $arch in
+	x86_64) karch=x86; cross=
+		frags=("$cfg/x86_64.config" "$TOP/tools/testing/selftests/perfctr/config"
+		       "$cfg/perfctr-kunit.config") ;;
+	ppc64)	karch=powerpc; cross=powerpc64le-linux-gnu-
+		frags=("$cfg/ppc64.config" "$cfg/ppc64-perfctr.config") ;;
+	*)	die "unknown arch $arch" ;;
+	esac
+	out=$b/build-$arch
+	mkdir -p "$out"
+	# The seed configuration, made once from the pristine tree; x86_64 also
+	# builds FRED, whose entry_fred.c the series changes.
+	extra=$out/bisect-extra.config
+	if [[ $arch == x86_64 ]]; then echo CONFIG_X86_FRED=y; else :; fi > "$extra"
+	sum=$( (cat "${frags[@]}" "$extra" "$CACHE/base-version"; "${cross:-}gcc" --version) | sha1sum | cut -c1-40)
+	if [[ $(cat "$out/seed.sum" 2>/dev/null) != "$sum" ]]; then
+		log "bisect: configuring $arch"
+		make -s -C "$CACHE/pristine" O="$out/seed" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} \
+			tinyconfig >/dev/null 2>&1 || die "tinyconfig failed for $arch"
+		KCONFIG_CONFIG=$out/seed/.config "$CACHE/pristine/scripts/kconfig/merge_config.sh" \
+			-m -O "$out/seed" "$out/seed/.config" "${frags[@]}" "$extra" >/dev/null ||
+			die "merge_config failed for $arch"
+		cp "$out/seed/.config" "$out/seed.config"
+		rm -rf "$out/seed"
+		echo "$sum" > "$out/seed.sum"
+	fi
+done
+
+# Bring $src to the state of $stage (patches 1..k), rewriting only what differs.
+sync_src() {
+	local f
+	for f in $(sort -u <(echo "$all") "$b/src.touched"); do
+		if [[ -f $stage/$f ]]; then
+			cmp -s "$stage/$f" "$src/$f" 2>/dev/null && continue
+			mkdir -p "$(dirname "$src/$f")"
+			cp --remove-destination "$stage/$f" "$src/$f"
+		elif [[ -e $src/$f ]]; then
+			rm -f "$src/$f"
+		fi
+	done
+	echo "$all" > "$b/src.touched"
+}
+
+# Is OBJ (dir/name.o) built under the configuration in $out?  It is unless
+# its directory's Makefile adds it under a CONFIG_ option that is not set.
+built() {
+	local obj=$1 dir name sym
+	dir=$(dirname "$obj"); name=$(basename "$obj")
+	sym=$(grep -hoE "^obj-\\\$\((CONFIG_[A-Za-z0-9_]+)\)[[:space:]]*[:+]?=.*[[:space:]]${name//./\\.}([[:space:]]|\$)" \
+		"$src/$dir/Makefile" "$src/$dir/Kbuild" 2>/dev/null | head -n1 |
+		sed -E 's/^obj-\$\((CONFIG_[A-Za-z0-9_]+)\).*/\1/')
+	[[ -z $sym ]] || grep -qE "^$sym=[ym]" "$out/.config"
+}
+
+stage=$b/stage
+rm -rf "$stage"
+cp -al "$CACHE/pristine" "$stage"
+export QUILT_PATCHES=$TOP/patches QUILT_SERIES=$TOP/series QUILT_PC=.pc
+export QUILT_PATCH_OPTS="--fuzz=0" QUILT_NO_DIFF_TIMESTAMPS=1
+key=$(sha1sum < "$0" | cut -c1-40)
+touched=
+for ((k = 1; k <= n; k++)); do
+	name=${patches[k - 1]}
+	if ! pout=$(cd "$stage" && quilt push 2>&1) || grep -Eqi 'fuzz|offset|hunk.*(fail|ignored)' <<<"$pout"; then
+		echo "$pout" | tail -5
+		for arch in "${archs[@]}"; do
+			echo "$group: not ok - $arch $name (does not apply cleanly)"; F[$arch]=$((F[$arch] + 1))
+		done
+		break
+	fi
+	key=$( (echo "$key"; cat "$TOP/patches/$name") | sha1sum | cut -c1-40)
+	synced=
+	touched=$(sort -u <(echo "$touched") <(cd "$stage" && quilt files) | grep .)
+	for arch in "${archs[@]}"; do
+		case $arch in
+		x86_64) karch=x86; cross=
+			tables="arch/x86/entry/syscalls/syscall_64.tbl:arch/x86/entry/syscall_64.o
+				arch/x86/entry/syscalls/syscall_32.tbl:arch/x86/entry/syscall_32.o" ;;
+		ppc64)	karch=powerpc; cross=powerpc64le-linux-gnu-
+			tables="arch/powerpc/kernel/syscalls/syscall.tbl:arch/powerpc/kernel/systbl.o" ;;
+		esac
+		out=$b/build-$arch
+		stamp=$(cat "$out/seed.sum")-$key
+		if [[ $(cat "$out/ok-$k" 2>/dev/null) == "$stamp" ]]; then
+			echo "$group: ok - $arch $name (built before)"; P[$arch]=$((P[$arch] + 1))
+			continue
+		fi
+		[[ -n $synced ]] || { sync_src; synced=1; }
+		rm -f "$out/ok-$k"
+		log=$out/step-$k.log
+		kmake() { nice -n 5 make -C "$src" O="$out" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} "$@" >>"$log" 2>&1; }
+		: > "$log"
+		# The seed, brought to this step's Kconfig; .config is rewritten
+		# only if that changes it, so the build stays incremental.
+		cp "$out/seed.config" "$out/.config.step"
+		if ! kmake -s KCONFIG_CONFIG="$out/.config.step" olddefconfig; then
+			tail -20 "$log"; echo "$group: not ok - $arch $name (olddefconfig)"
+			F[$arch]=$((F[$arch] + 1)); continue
+		fi
+		cmp -s "$out/.config.step" "$out/.config" || cp "$out/.config.step" "$out/.config"
+		targets=() skipped=()
+		for f in $touched; do
+			case $f in
+			tools/*|Documentation/*|scripts/*) continue ;;
+			arch/$karch/*) ;;
+			arch/*) continue ;;
+			esac
+			case $f in
+			*/perfctr/*.c)	targets+=("$(dirname "$f")/") ;;
+			*.c)		if built "${f%.c}.o"; then targets+=("${f%.c}.o")
+					else skipped+=("${f%.c}.o"); fi ;;
+			*.tbl)		for t in $tables; do
+						[[ ${t%%:*} == "$f" ]] || continue
+						if built "${t#*:}"; then targets+=("${t#*:}")
+						else skipped+=("${t#*:}"); fi
+					done ;;
+			esac
+		done
+		mapfile -t targets < <(printf '%s\n' "${targets[@]}" | sort -u | grep .)
+		if kmake -j"$(nproc)" prepare && ! grep -q 'not implemented' "$log" &&
+		   { ((${#targets[@]} == 0)) || kmake -j"$(nproc)" "${targets[@]}"; }; then
+			perfctr=$(grep -q '^CONFIG_PERFCTR=y' "$out/.config" && echo "PERFCTR=y" || echo "PERFCTR=n")
+			echo "$group: ok - $arch $name ($perfctr; prepare + ${#targets[@]} objects/folders${skipped:+; not configured: ${skipped[*]}})"
+			P[$arch]=$((P[$arch] + 1))
+			echo "$stamp" > "$out/ok-$k"
+		else
+			grep -E ': (fatal )?error:|not implemented' "$log" | head -20
+			echo "$group: not ok - $arch $name (see $log)"
+			F[$arch]=$((F[$arch] + 1))
+		fi
+	done
+done
+rm -rf "$stage"
+
+status=0
+for arch in "${archs[@]}"; do
+	# The last step must have built perfctr itself.
+	if [[ $k -gt $n ]] && ! grep -q '^CONFIG_PERFCTR=y' "$b/build-$arch/.config"; then
+		echo "$group: not ok - $arch: PERFCTR is not set after the last patch"
+		F[$arch]=$((F[$arch] + 1))
+	fi
+	echo "$group $arch: ${P[$arch]} passed, ${F[$arch]} failed"
+	[[ -n ${RESULTS:-} ]] && echo "$group $arch ${P[$arch]} ${F[$arch]}" >> "$RESULTS"
+	((F[$arch] == 0)) || status=1
+done
+exit $status
