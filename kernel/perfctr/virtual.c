@@ -203,7 +203,7 @@ static void vperfctr_overflow(struct vperfctr *perfctr)
 	perfctr_cpu_ireload(st);
 	perfctr->iresume_cstatus = st->cstatus;
 	st->cstatus = perfctr_cstatus_has_tsc(st->cstatus) ? perfctr_mk_cstatus(1, 0, 0) : 0;
-	if (perfctr->ovf_tick != jiffies) {
+	if (time_after(jiffies, perfctr->ovf_tick)) {
 		perfctr->ovf_tick = jiffies;
 		perfctr->ovf_count = 0;
 	}
@@ -324,7 +324,7 @@ void __vperfctr_sample(struct vperfctr *perfctr)
 {
 	unsigned long flags;
 
-	if (unlikely(perfctr->throttled) && perfctr->ovf_tick != jiffies) {
+	if (unlikely(perfctr->throttled) && time_after(jiffies, perfctr->ovf_tick)) {
 		/* A new tick: restart what the throttle held back. */
 		perfctr_pmi_save(flags);
 		perfctr->throttled = false;
@@ -475,6 +475,7 @@ static struct vperfctr *vperfctr_alloc(void)
 		return ERR_PTR(-ENOMEM);
 	}
 	refcount_set(&perfctr->refcnt, 1);
+	perfctr->ovf_tick = jiffies - 1;	/* no overflow in this tick yet */
 	init_task_work(&perfctr->signal_work, vperfctr_signal_work);
 	perfctr->state = page_address(perfctr->page);
 	perfctr->state->magic = VPERFCTR_STATE_MAGIC;
@@ -1027,7 +1028,7 @@ static int do_vperfctr_iresume(struct vperfctr *perfctr)
 		if (perfctr->throttled) {
 			/* Already left to the next tick. */
 		} else if (perfctr->ovf_count >= VPERFCTR_MAX_OVERFLOWS_PER_TICK &&
-			   perfctr->ovf_tick == jiffies) {
+			   !time_after(jiffies, perfctr->ovf_tick)) {
 			perfctr->throttled = true;
 			tick_dep_set_task(tsk, TICK_DEP_BIT_PERF_EVENTS);
 		} else {

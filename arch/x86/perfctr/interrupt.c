@@ -6,8 +6,8 @@
  * points at LOCAL_PERFCTR_VECTOR (fixed delivery, an ordinary interrupt
  * that local_irq_save() masks), and the event selects of i-mode counters
  * have their INT bit set: a counter passing 0 interrupts here.  When
- * perfctr releases the PMU, APIC_LVTPC goes back to NMI delivery, as
- * perf_events programs it (perf_events_lapic_init()).
+ * perfctr releases the PMU, each CPU's APIC_LVTPC gets back what it held
+ * (perf_events' NMI delivery, from perf_events_lapic_init()).
  *
  * The handler ACKs the local APIC, re-arms APIC_LVTPC if perfctr holds it
  * (Intel CPUs set its mask bit on delivery), counts the interrupt (the

@@ -127,29 +127,45 @@ u64 perfctr_x86_ctr_mask(void)
  * switch path's interrupts-off sections may not take on PREEMPT_RT.
  */
 struct perfctr_x86_test_hw perfctr_x86_test_hw;
-#define TEST_HW(fn, ...) do {							\
-	if (unlikely(READ_ONCE(perfctr_x86_test_hw.fn)) && kunit_get_current_test())	\
-		return perfctr_x86_test_hw.fn(__VA_ARGS__);			\
-} while (0)
+
+/* The simulated PMU, for the test thread only; else NULL: the hardware. */
+static __always_inline const struct perfctr_x86_test_hw *perfctr_x86_sim(void)
+{
+	return kunit_get_current_test() ? &perfctr_x86_test_hw : NULL;
+}
 #else
-#define TEST_HW(fn, ...) do { } while (0)
+static __always_inline const struct perfctr_x86_test_hw *perfctr_x86_sim(void)
+{
+	return NULL;
+}
 #endif
 
 void perfctr_x86_wrmsr(u32 msr, u64 val)
 {
-	TEST_HW(wrmsr, msr, val);
+	const struct perfctr_x86_test_hw *sim = perfctr_x86_sim();
+
+	if (unlikely(sim && sim->wrmsr)) {
+		sim->wrmsr(msr, val);
+		return;
+	}
 	native_write_msr(msr, val);
 }
 
 u32 perfctr_x86_rdmsr_low(u32 msr)
 {
-	TEST_HW(rdmsr_low, msr);
+	const struct perfctr_x86_test_hw *sim = perfctr_x86_sim();
+
+	if (unlikely(sim && sim->rdmsr_low))
+		return sim->rdmsr_low(msr);
 	return (u32)native_read_msr(msr);
 }
 
 u32 perfctr_x86_rdpmc_low(u32 map)
 {
-	TEST_HW(rdpmc_low, map);
+	const struct perfctr_x86_test_hw *sim = perfctr_x86_sim();
+
+	if (unlikely(sim && sim->rdpmc_low))
+		return sim->rdpmc_low(map);
 	return (u32)native_read_pmc(map);
 }
 

@@ -145,13 +145,14 @@ extern const struct perfctr_x86_model perfctr_x86_p4m3;
 void perfctr_x86_wrmsr(u32 msr, u64 val);
 u32 perfctr_x86_rdmsr_low(u32 msr);
 u32 perfctr_x86_rdpmc_low(u32 map);
-#if IS_ENABLED(CONFIG_PERFCTR_X86_KUNIT_TEST)
 /* The KUnit suite's simulated PMU, for the test thread only. */
 struct perfctr_x86_test_hw {
 	void (*wrmsr)(u32 msr, u64 val);
 	u32 (*rdmsr_low)(u32 msr);
 	u32 (*rdpmc_low)(u32 map);
 };
+
+#if IS_ENABLED(CONFIG_PERFCTR_X86_KUNIT_TEST)
 extern struct perfctr_x86_test_hw perfctr_x86_test_hw;
 #endif
 bool perfctr_x86_ht_sibling(unsigned int cpu);

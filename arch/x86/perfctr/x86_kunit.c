@@ -3051,11 +3051,10 @@ static bool counts_kernel1(struct kunit *test, const struct perfctr_x86_model *m
 {
 	struct perfctr_cpu_state *st;
 
-	if (m->family == PERFCTR_X86_FAM_P6) {
+	if (m->family == PERFCTR_X86_FAM_P6)
 		sim_setup(test, m, 48);
-	} else {
+	else
 		simx_setup(test, m, 40);
-	}
 	st = mkstate(test, 1, &map, &sel);
 	st->control.tsc_on = !m->no_tsc;
 	st->control.p4.escr[0] = escr;

@@ -35,7 +35,7 @@
  */
 
 /* The value of /proc/cpuinfo's first "@key : value" line, or NULL. */
-static const char *cpuinfo(const char *key, char *buf, size_t n)
+static const char *cpuinfo_field(const char *key, char *buf, size_t n)
 {
 	FILE *f = fopen("/proc/cpuinfo", "r");
 	const char *ret = NULL;
@@ -89,7 +89,7 @@ static unsigned int expected_cpu_type(void)
 		{ "745", PERFCTR_PPC_7450 },
 	};
 	char buf[256];
-	const char *cpu = cpuinfo("cpu", buf, sizeof(buf));
+	const char *cpu = cpuinfo_field("cpu", buf, sizeof(buf));
 	unsigned int i;
 
 	for (i = 0; cpu && i < ARRAY_SIZE(models); i++)
@@ -162,7 +162,7 @@ static int model_has_pcint(void)
 	};
 	unsigned int i, type = info_cpu_type();
 	char buf[4096];
-	const char *flags = cpuinfo("flags", buf, sizeof(buf));
+	const char *flags = cpuinfo_field("flags", buf, sizeof(buf));
 
 	if (type == PERFCTR_X86_GENERIC)
 		return 0;
