@@ -36,6 +36,7 @@
 
 #include "../../../perfctr/libperfctr.h"
 #include "../kselftest_harness.h"
+#include "sysctl_util.h"
 
 #ifdef _ARCH_PPC64
 
@@ -857,32 +858,6 @@ TEST(exited_threads_state_does_not_hold_the_pmu)
 
 /* ------------------------------------------------------------ privileges */
 
-#define PARANOID_SYSCTL	"/proc/sys/kernel/perf_event_paranoid"
-
-static int read_paranoid(void)
-{
-	FILE *f = fopen(PARANOID_SYSCTL, "r");
-	int v = -1000;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = -1000;
-		fclose(f);
-	}
-	return v;
-}
-
-static int write_paranoid(int v)
-{
-	FILE *f = fopen(PARANOID_SYSCTL, "w");
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = fprintf(f, "%d\n", v) > 0;
-	return fclose(f) == 0 && ok ? 0 : -1;
-}
-
 /*
  * Program PMC5 with @mmcr0 (MMCR0_FCS: user mode only; 0: kernel mode
  * too) in a child, as user nobody if @nobody.  Returns 0 or the errno of
@@ -920,23 +895,23 @@ static int pmc_control_in_child(unsigned int mmcr0, int nobody)
 
 TEST(kernel_mode_counting_follows_perf_event_paranoid)
 {
-	int old = read_paranoid();
+	int old = read_int(PARANOID_SYSCTL);
 
 	if (!have_pmcs())
 		SKIP(return, "no PMC model on this CPU");
-	if (old == -1000)
+	if (old == SYSCTL_ABSENT)
 		SKIP(return, "no %s (CONFIG_PERF_EVENTS=n)", PARANOID_SYSCTL);
 	if (geteuid())
 		SKIP(return, "needs root to change %s", PARANOID_SYSCTL);
-	ASSERT_EQ(0, write_paranoid(2));
+	ASSERT_EQ(0, write_int(PARANOID_SYSCTL, 2));
 	/* User mode only: every user; kernel mode too: not at paranoid 2. */
 	EXPECT_EQ(0, pmc_control_in_child(MMCR0_FCS, 1));
 	EXPECT_EQ(EACCES, pmc_control_in_child(0, 1));
 	/* Unless perfmon_capable() (root). */
 	EXPECT_EQ(0, pmc_control_in_child(0, 0));
-	ASSERT_EQ(0, write_paranoid(1));
+	ASSERT_EQ(0, write_int(PARANOID_SYSCTL, 1));
 	EXPECT_EQ(0, pmc_control_in_child(0, 1));
-	ASSERT_EQ(0, write_paranoid(old));
+	ASSERT_EQ(0, write_int(PARANOID_SYSCTL, old));
 }
 
 /* ------------------------------------------- overflow signal lifetime */

@@ -26,6 +26,7 @@
 
 #include "../../../perfctr/libperfctr.h"
 #include "abi_layout.h"
+#include "sysctl_util.h"
 #include "../kselftest_harness.h"
 
 /*
@@ -1172,33 +1173,6 @@ TEST(failed_open_leaves_no_state)
 
 /* ----------------------------------------------------------- privileges */
 
-#define ACCESS_SYSCTL	"/proc/sys/kernel/perfctr_access"
-#define PARANOID_SYSCTL	"/proc/sys/kernel/perf_event_paranoid"
-
-static int read_int(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	int v = -1000;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = -1000;
-		fclose(f);
-	}
-	return v;
-}
-
-static int write_int(const char *path, int v)
-{
-	FILE *f = fopen(path, "w");
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = fprintf(f, "%d\n", v) > 0;
-	return fclose(f) == 0 && ok ? 0 : -1;
-}
-
 /*
  * In a child that is user nobody: create a state and give it a TSC-only
  * control.  Returns 0, or the errno of the call that failed.
@@ -1232,7 +1206,7 @@ TEST(privilege_perfctr_access_sysctl)
 	if (geteuid())
 		SKIP(return, "needs root to change %s", ACCESS_SYSCTL);
 	/* perf_event_paranoid 3 (Debian's default) would refuse nobody too. */
-	if (paranoid != -1000)
+	if (paranoid != SYSCTL_ABSENT)
 		ASSERT_EQ(0, write_int(PARANOID_SYSCTL, 2));
 	fd = self_tsc_state();
 	ASSERT_LE(0, fd);
@@ -1263,7 +1237,7 @@ TEST(privilege_perfctr_access_sysctl)
 	EXPECT_EQ(-1, write_int(ACCESS_SYSCTL, 3));
 	EXPECT_EQ(0, read_int(ACCESS_SYSCTL));
 	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, old));
-	if (paranoid != -1000)
+	if (paranoid != SYSCTL_ABSENT)
 		ASSERT_EQ(0, write_int(PARANOID_SYSCTL, paranoid));
 }
 
@@ -1271,7 +1245,7 @@ TEST(privilege_paranoid_above_2_keeps_users_out)
 {
 	int old = read_int(PARANOID_SYSCTL);
 
-	if (old == -1000)
+	if (old == SYSCTL_ABSENT)
 		SKIP(return, "no %s (CONFIG_PERF_EVENTS=n)", PARANOID_SYSCTL);
 	if (geteuid())
 		SKIP(return, "needs root to change %s", PARANOID_SYSCTL);
