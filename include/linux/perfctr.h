@@ -15,6 +15,7 @@
 
 #include <linux/types.h>
 
+struct mm_struct;
 struct task_struct;
 
 /*
@@ -154,6 +155,13 @@ void perfctr_cpu_release(const char *service);
 
 int perfctr_cpu_update_control(struct perfctr_cpu_state *state, int is_global);
 bool perfctr_cpu_counts_kernel(const struct perfctr_cpu_state *state);
+/*
+ * User-space reads of the counters where the permission is per mm (x86:
+ * CR4.PCE): one count per state with programmable counters, on its
+ * owner's mm, moved at exec.
+ */
+bool perfctr_cpu_rdpmc_get(struct mm_struct *mm);
+void perfctr_cpu_rdpmc_put(struct mm_struct *mm);
 void perfctr_cpu_suspend(struct perfctr_cpu_state *state);
 void perfctr_cpu_resume(struct perfctr_cpu_state *state);
 void perfctr_cpu_sample(struct perfctr_cpu_state *state);

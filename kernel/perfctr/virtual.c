@@ -33,6 +33,7 @@
 #include <linux/perf_event.h>
 #include <linux/refcount.h>
 #include <linux/security.h>
+#include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/signal.h>
@@ -72,6 +73,7 @@ struct vperfctr {
 	int si_signo;
 	unsigned int flags;		/* VPERFCTR_CONTROL_* */
 	bool has_pmu;			/* holds a PMU reservation */
+	struct mm_struct *rdpmc_mm;	/* its count of user reads, mmgrab()ed */
 	/*
 	 * After an i-mode overflow: the cstatus that vperfctr_iresume()
 	 * restores (0 when not suspended by an overflow), and the overflown
@@ -433,10 +435,39 @@ static int vperfctr_get_pmu(struct vperfctr *perfctr)
 	return 0;
 }
 
+/*
+ * User-space reads of the counters (perfctr_cpu_rdpmc_get()): granted on
+ * the owner's mm while the state holds the PMU, moved to the new mm at
+ * exec, revoked with the PMU.
+ */
+static void vperfctr_grant_rdpmc(struct vperfctr *perfctr, struct task_struct *tsk)
+{
+	struct mm_struct *mm = tsk->mm;
+
+	if (perfctr->rdpmc_mm || !perfctr->has_pmu || !mm)
+		return;
+	if (perfctr_cpu_rdpmc_get(mm)) {
+		mmgrab(mm);
+		perfctr->rdpmc_mm = mm;
+	}
+}
+
+static void vperfctr_revoke_rdpmc(struct vperfctr *perfctr)
+{
+	struct mm_struct *mm = perfctr->rdpmc_mm;
+
+	if (mm) {
+		perfctr->rdpmc_mm = NULL;
+		perfctr_cpu_rdpmc_put(mm);
+		mmdrop(mm);
+	}
+}
+
 static void vperfctr_put_pmu(struct vperfctr *perfctr)
 {
 	if (!perfctr->has_pmu)
 		return;
+	vperfctr_revoke_rdpmc(perfctr);
 	perfctr->has_pmu = false;
 	mutex_lock(&vperfctr_reserve_mutex);
 	if (!--vperfctr_nr_pmu_users)
@@ -532,8 +563,19 @@ void __vperfctr_exec(struct task_struct *tsk, bool secure)
 {
 	struct vperfctr *perfctr = tsk->thread.perfctrs;
 
-	if (perfctr && (secure || (perfctr->flags & VPERFCTR_CONTROL_CLOEXEC)))
+	if (!perfctr)
+		return;
+	if (secure || (perfctr->flags & VPERFCTR_CONTROL_CLOEXEC)) {
 		vperfctr_detach(perfctr, tsk);
+	} else if (perfctr->rdpmc_mm) {
+		/*
+		 * exec_mmap() switched to the new mm, whose count is 0 (x86:
+		 * CR4.PCE clear): count the state there before the program
+		 * runs, and uncount it on the mm it left.
+		 */
+		vperfctr_revoke_rdpmc(perfctr);
+		vperfctr_grant_rdpmc(perfctr, tsk);
+	}
 }
 
 /* The vperfctrfs pseudo filesystem. */
@@ -989,6 +1031,8 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	/* No programmable counters any more: let perf_events have the PMU. */
 	if (!perfctr_cstatus_nrctrs(next->cstatus))
 		vperfctr_put_pmu(perfctr);
+	else
+		vperfctr_grant_rdpmc(perfctr, tsk);
 out:
 	vperfctr_end(tsk);
 	return err;

@@ -130,6 +130,28 @@ bool perfctr_cpu_counts_kernel(const struct perfctr_cpu_state *state)
 }
 
 /**
+ * perfctr_cpu_rdpmc_get - let user space in @mm read the counters
+ * @mm: the mm of a thread whose state has programmable counters
+ *
+ * Problem-state reads of the PMCs follow the thread's own MMCR0[PMCC],
+ * which the control sets and the switch hooks load: nothing is per mm.
+ *
+ * Return: false, nothing counted.
+ */
+bool perfctr_cpu_rdpmc_get(struct mm_struct *mm)
+{
+	return false;
+}
+
+/**
+ * perfctr_cpu_rdpmc_put - drop a count perfctr_cpu_rdpmc_get() took
+ * @mm: its mm; never called on powerpc
+ */
+void perfctr_cpu_rdpmc_put(struct mm_struct *mm)
+{
+}
+
+/**
  * perfctr_cpu_forbidden - the CPUs a control's PMU cannot serve
  * @state: a state whose control perfctr_cpu_update_control() accepted
  * @mask: set to the CPUs on which it cannot run

@@ -31,6 +31,8 @@
 #include <linux/cpuhotplug.h>
 #include <linux/errno.h>
 #include <linux/init.h>
+#include <linux/mm_types.h>
+#include <linux/mmap_lock.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
@@ -42,6 +44,7 @@
 #include <linux/topology.h>
 
 #include <asm/cpuid/api.h>
+#include <asm/mmu_context.h>
 #include <asm/msr.h>
 #include <asm/nmi.h>
 #include <asm/perf_event.h>
@@ -874,7 +877,6 @@ static void rdpmc_suspend_pmcs(struct perfctr_cpu_state *state)
 	}
 	if (perfctr_cstatus_has_ictrs(state->cstatus))
 		static_call(perfctr_x86_isuspend)(state);
-	cr4_clear_bits_irqsoff(X86_CR4_PCE);
 }
 
 /*
@@ -890,8 +892,6 @@ static void rdpmc_resume_pmcs(struct perfctr_cpu_state *state)
 	static_call(perfctr_x86_write_control)(state);
 	for (i = 0; i < nrctrs; i++)
 		state->pmc[i].start = perfctr_x86_rdpmc_low(state->pmc[i].map);
-	/* Only a thread with counters may RDPMC (its fast read needs it). */
-	cr4_set_bits_irqsoff(X86_CR4_PCE);
 }
 
 /*
@@ -1471,6 +1471,61 @@ fail:
 }
 
 /**
+ * perfctr_cpu_rdpmc_get - let user space in @mm read the counters
+ * @mm: the mm of a thread whose state has programmable counters
+ *
+ * RDPMC at CPL 3 needs CR4.PCE.  It follows the mm, as for perf_events'
+ * mapped events (x86_pmu_event_mapped()): one count in
+ * mm->context.perf_rdpmc_allowed per state, which every mm switch reads
+ * (switch_mm_irqs_off() calls cr4_update_pce_mm() for the next mm), so
+ * the permission is right after a context switch, after exec's
+ * exec_mmap() (the exec hook moves the count to the new mm before the
+ * program's first instruction), after use_temporary_mm(), and when perf's
+ * "rdpmc" sysfs knob re-applies it on every CPU.  The first count is
+ * propagated at once to the CPUs running @mm, under mmap_lock as perf
+ * does, so that no thread of @mm returns to user space with CR4.PCE
+ * still clear.  With the knob at 0 CR4.PCE stays clear and
+ * perfctr_info() no longer lists PERFCTR_FEATURE_RDPMC.
+ *
+ * Return: true if counted (balance with perfctr_cpu_rdpmc_put()); false
+ * on a model without RDPMC.
+ */
+bool perfctr_cpu_rdpmc_get(struct mm_struct *mm)
+{
+	if (!(perfctr_cpu_features & PERFCTR_FEATURE_RDPMC))
+		return false;
+	mmap_write_lock(mm);
+	if (atomic_inc_return(&mm->context.perf_rdpmc_allowed) == 1)
+		on_each_cpu_mask(mm_cpumask(mm), cr4_update_pce, NULL, 1);
+	mmap_write_unlock(mm);
+	return true;
+}
+
+/**
+ * perfctr_cpu_rdpmc_put - drop a count perfctr_cpu_rdpmc_get() took
+ * @mm: its mm
+ */
+void perfctr_cpu_rdpmc_put(struct mm_struct *mm)
+{
+	if (atomic_dec_and_test(&mm->context.perf_rdpmc_allowed))
+		on_each_cpu_mask(mm_cpumask(mm), cr4_update_pce, NULL, 1);
+}
+
+/*
+ * perf_events marks the counters its deleted events used "dirty" and
+ * zeroes them when a CPU switches to an mm that may RDPMC
+ * (perf_clear_dirty_counters()).  perfctr's threads' mms may RDPMC too:
+ * bits perf left set when perfctr took the PMU would zero perfctr's
+ * running counters in the middle of a period.  Clear them at take; perf
+ * schedules no hardware event while perfctr holds the PMU, so none
+ * comes back.
+ */
+static void perfctr_x86_clear_perf_dirty(void *unused)
+{
+	perf_clear_dirty_counters();
+}
+
+/**
  * perfctr_cpu_reserve - reserve the counters for a high-level service
  * @service: name of the service
  *
@@ -1504,6 +1559,7 @@ const char *perfctr_cpu_reserve(const char *service)
 		for_each_possible_cpu(cpu)
 			memset(per_cpu_ptr(&perfctr_x86_cache, cpu), 0xff,
 			       sizeof(struct perfctr_x86_cache));
+		on_each_cpu(perfctr_x86_clear_perf_dirty, NULL, 1);
 		perfctr_current_service = service;
 		perfctr_reserved_model = perfctr_model;
 		if (perfctr_x86_pcint)
@@ -1946,6 +2002,9 @@ void perfctr_cpu_fill_info(struct perfctr_info *info)
 {
 	info->cpu_type = perfctr_cpu_type;
 	info->cpu_features = perfctr_cpu_features;
+	/* perf's "rdpmc" sysfs knob at 0: no user RDPMC, for perfctr too. */
+	if (static_branch_unlikely(&rdpmc_never_available_key))
+		info->cpu_features &= ~PERFCTR_FEATURE_RDPMC;
 	info->cpu_khz = tsc_khz ? tsc_khz : cpu_khz;
 	info->tsc_to_cpu_mult = 1;
 }

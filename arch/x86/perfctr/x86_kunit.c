@@ -14,14 +14,18 @@
 #include <linux/bits.h>
 #include <linux/cpumask.h>
 #include <linux/irqflags.h>
+#include <linux/kthread.h>
 #include <linux/perf_event.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
 #include <asm/apic.h>
+#include <asm/mmu_context.h>
 #include <asm/nmi.h>
+#include <asm/tlbflush.h>
 #include <linux/processor.h>
 
 #include "x86.h"
@@ -841,6 +845,87 @@ static void model_sets_type_and_features(struct kunit *test)
 	perfctr_cpu_fill_info(&info);
 	KUNIT_EXPECT_EQ(test, (u32)PERFCTR_X86_GENERIC, info.cpu_type);
 	KUNIT_EXPECT_FALSE(test, info.cpu_features & PERFCTR_FEATURE_RDPMC);
+}
+
+static bool pce_on(void)
+{
+	return cr4_read_shadow() & X86_CR4_PCE;
+}
+
+/*
+ * User RDPMC follows the mm, on this (emulated) CPU's real CR4: the mm
+ * switches are the kernel's own (kthread_use_mm() runs
+ * switch_mm_irqs_off(), as exec_mmap(), use_temporary_mm() and the
+ * context switch do), and CR4.PCE must be set exactly while the loaded
+ * mm holds a count.  The exec sequence: the new mm is loaded with no
+ * count (PCE clear), then the exec hook counts it (the IPI reaches this
+ * CPU, so PCE is set before the program's first instruction) and
+ * uncounts the old mm.
+ */
+static void rdpmc_permission_follows_the_mm(struct kunit *test)
+{
+	struct mm_struct *old, *new;
+
+	if (static_branch_unlikely(&rdpmc_always_available_key) ||
+	    static_branch_unlikely(&rdpmc_never_available_key))
+		kunit_skip(test, "perf's rdpmc sysfs knob is not 1 (the default)");
+	old = mm_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, old);
+	new = mm_alloc();
+	if (!new)
+		mmput(old);
+	KUNIT_ASSERT_NOT_NULL(test, new);
+	perfctr_x86_use_model(&perfctr_x86_k7);
+
+	/* A state with counters in the old mm: PCE there, not elsewhere. */
+	KUNIT_EXPECT_TRUE(test, perfctr_cpu_rdpmc_get(old));
+	kthread_use_mm(old);
+	KUNIT_EXPECT_TRUE(test, pce_on());
+	kthread_unuse_mm(old);
+	kthread_use_mm(new);
+	KUNIT_EXPECT_FALSE(test, pce_on());
+
+	/* exec: the hook moves the count while the new mm is loaded. */
+	KUNIT_EXPECT_TRUE(test, perfctr_cpu_rdpmc_get(new));
+	KUNIT_EXPECT_TRUE(test, pce_on());
+	perfctr_cpu_rdpmc_put(old);
+	KUNIT_EXPECT_TRUE(test, pce_on());
+	kthread_unuse_mm(new);
+
+	/* A temporary switch away and back (use_temporary_mm()). */
+	kthread_use_mm(old);
+	KUNIT_EXPECT_FALSE(test, pce_on());
+	kthread_unuse_mm(old);
+	kthread_use_mm(new);
+	KUNIT_EXPECT_TRUE(test, pce_on());
+
+	/* The last count goes (detach, exit): PCE clear at once. */
+	perfctr_cpu_rdpmc_put(new);
+	KUNIT_EXPECT_FALSE(test, pce_on());
+	kthread_unuse_mm(new);
+
+	/* No count on a model without RDPMC, nor on the generic one. */
+	perfctr_x86_use_model(NULL);
+	KUNIT_EXPECT_FALSE(test, perfctr_cpu_rdpmc_get(new));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&new->context.perf_rdpmc_allowed));
+	mmput(old);
+	mmput(new);
+}
+
+/* perf's rdpmc knob at 0 takes PERFCTR_FEATURE_RDPMC out of perfctr_info(). */
+static void rdpmc_knob_off_hides_the_feature(struct kunit *test)
+{
+	struct perfctr_info info = {};
+
+	if (static_branch_unlikely(&rdpmc_never_available_key))
+		kunit_skip(test, "perf's rdpmc sysfs knob is 0 already");
+	perfctr_x86_use_model(&perfctr_x86_k7);
+	static_branch_enable(&rdpmc_never_available_key);
+	perfctr_cpu_fill_info(&info);
+	static_branch_disable(&rdpmc_never_available_key);
+	KUNIT_EXPECT_FALSE(test, info.cpu_features & PERFCTR_FEATURE_RDPMC);
+	perfctr_cpu_fill_info(&info);
+	KUNIT_EXPECT_TRUE(test, info.cpu_features & PERFCTR_FEATURE_RDPMC);
 }
 
 static void generic_rejects_pmcs(struct kunit *test)
@@ -3145,6 +3230,8 @@ static void unused_entries_must_be_zero(struct kunit *test)
 
 static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(counts_kernel_follows_the_os_bits),
+	KUNIT_CASE(rdpmc_permission_follows_the_mm),
+	KUNIT_CASE(rdpmc_knob_off_hides_the_feature),
 	KUNIT_CASE(counts_kernel_false_without_pmcs),
 	KUNIT_CASE(unused_entries_must_be_zero),
 	KUNIT_CASE(p6_accepts_counter0),

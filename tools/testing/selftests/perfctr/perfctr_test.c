@@ -843,6 +843,66 @@ TEST(exec_cloexec_unlinks)
 	EXPECT_EQ(10, run_exec(VPERFCTR_CONTROL_CLOEXEC, self_exe, 0));
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+/*
+ * RDPMC from the first instruction after exec: exec's switch to the new
+ * mm recomputes CR4.PCE from that mm, and the state that survives exec
+ * must have made it allowed there already.  A #GP (SIGSEGV) would show it
+ * was not.  The child programs counter 0 with instructions retired, user
+ * mode (event 0xC0: Intel's architectural event and AMD's); QEMU's x86
+ * has no PMU (the generic model: skipped), so this runs on real x86
+ * hardware only, and KUnit's rdpmc_permission_follows_the_mm checks CR4
+ * itself on the emulated CPU.
+ */
+static int rdpmc_child(void)
+{
+	/* The program's first use of the counters, before any system call. */
+	(void)perfctr_rdpmc_low(0);
+	return 0;
+}
+
+TEST(exec_pmc_readable_from_the_first_instruction)
+{
+	struct vperfctr_control c;
+	int status, fd, pipefd[2], err = 0;
+	pid_t pid;
+
+	if (!model_has_rdpmc())
+		SKIP(return, "perfctr_info() reports no user RDPMC on this CPU");
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(pipefd[0]);
+		fd = self_tsc_state();
+		memset(&c, 0, sizeof(c));
+		c.cpu_control.tsc_on = 1;
+		c.cpu_control.nractrs = 1;
+		c.cpu_control.pmc_map[0] = 0;
+		c.cpu_control.evntsel[0] = 0x4100c0;	/* EN | USR | 0xC0 */
+		if (fd < 0 || vperfctr_control(fd, &c))
+			err = errno;
+		if (write(pipefd[1], &err, sizeof(err)) != sizeof(err) || err)
+			_exit(1);
+		execl(self_exe, self_exe, "--rdpmc-child", (char *)NULL);
+		_exit(2);
+	}
+	close(pipefd[1]);
+	ASSERT_EQ(sizeof(err), read(pipefd[0], &err, sizeof(err)));
+	close(pipefd[0]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	if (err == EBUSY)
+		SKIP(return, "the PMU is in use (perf_events: the NMI watchdog?)");
+	if (err == EINVAL)
+		SKIP(return, "counter 0 takes no event 0xC0 on this CPU type");
+	ASSERT_EQ(0, err);
+	EXPECT_FALSE(WIFSIGNALED(status)) {
+		TH_LOG("the exec'd program's RDPMC took signal %d", WTERMSIG(status));
+	}
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+#endif
+
 /* A setuid exec unlinks the state: a privileged program's counts are not the caller's. */
 TEST(exec_setuid_unlinks)
 {
@@ -1292,6 +1352,10 @@ TEST(abi_layout_matches_kernel)
 int main(int argc, char **argv)
 {
 	self_exe = argv[0];
+#if defined(__x86_64__) || defined(__i386__)
+	if (argc == 2 && !strcmp(argv[1], "--rdpmc-child"))
+		return rdpmc_child();
+#endif
 	if (argc == 3 && !strcmp(argv[1], "--exec-child"))
 		return exec_child(argv[2]);
 	return test_harness_run(argc, argv);
