@@ -93,8 +93,12 @@ static inline int perfctr_cpu_check_common(const struct perfctr_cpu_control *cc)
 	return 0;
 }
 
-/* @id: the new control's unique non-zero id (the control cache key). */
-static inline void perfctr_cpu_init_state(struct perfctr_cpu_state *state, u32 id)
+/*
+ * @id: the new control's unique non-zero id (the control cache key);
+ * @width: its counters' width in bits, as the driver reads them.
+ */
+static inline void perfctr_cpu_init_state(struct perfctr_cpu_state *state, u32 id,
+					  unsigned int width)
 {
 	const struct perfctr_cpu_control *cc = &state->control;
 	unsigned int i, nrctrs = cc->nractrs + cc->nrictrs;
@@ -102,8 +106,13 @@ static inline void perfctr_cpu_init_state(struct perfctr_cpu_state *state, u32 i
 	state->cstatus = perfctr_mk_cstatus(cc->tsc_on, cc->nractrs, cc->nrictrs);
 	for (i = 0; i < PERFCTR_NRCTRS; i++) {
 		state->pmc[i].map = i < nrctrs ? cc->pmc_map[i] : 0;
-		/* An i-mode counter starts at its ireset (written at resume). */
-		state->pmc[i].start = i >= cc->nractrs && i < nrctrs ? cc->ireset[i] : 0;
+		state->pmc[i].width = i < nrctrs ? width : 0;
+		/*
+		 * An i-mode counter starts at its ireset (written at resume),
+		 * sign-extended: the driver masks it to the counter's width.
+		 */
+		state->pmc[i].start = i >= cc->nractrs && i < nrctrs ?
+				      (u64)(s64)cc->ireset[i] : 0;
 	}
 	state->k1.id = id;
 	state->k1.isuspend_cpu = -1;
@@ -111,32 +120,32 @@ static inline void perfctr_cpu_init_state(struct perfctr_cpu_state *state, u32 i
 
 /*
  * The TSC part of the drivers' perfctr_cpu_suspend/resume/sample(): the
- * low 32 bits of the architecture's clock (@read: the x86 TSC, the
- * powerpc timebase), whose differences are folded into the 64-bit sum.
+ * architecture's 64-bit clock (@read: the x86 TSC, the powerpc timebase),
+ * whose differences are added to the sum whole, however long a period.
  * Inlined with @read, so the hot paths make no indirect call.
  */
 static __always_inline void perfctr_tsc_suspend(struct perfctr_cpu_state *state,
-						u32 (*read)(void))
+						u64 (*read)(void))
 {
 	if (perfctr_cstatus_has_tsc(state->cstatus))
-		state->tsc_sum += (u32)(read() - state->tsc_start);
+		state->tsc_sum += read() - state->tsc_start;
 }
 
 static __always_inline void perfctr_tsc_resume(struct perfctr_cpu_state *state,
-					       u32 (*read)(void))
+					       u64 (*read)(void))
 {
 	if (perfctr_cstatus_has_tsc(state->cstatus))
 		state->tsc_start = read();
 }
 
 static __always_inline void perfctr_tsc_sample(struct perfctr_cpu_state *state,
-					       u32 (*read)(void))
+					       u64 (*read)(void))
 {
-	u32 now;
+	u64 now;
 
 	if (perfctr_cstatus_has_tsc(state->cstatus)) {
 		now = read();
-		state->tsc_sum += (u32)(now - state->tsc_start);
+		state->tsc_sum += now - state->tsc_start;
 		state->tsc_start = now;
 	}
 }

@@ -92,6 +92,7 @@ struct vperfctr {
 	unsigned long ovf_tick;
 	unsigned int ovf_count;
 	bool throttled;
+	bool tick_dep;			/* holds the owner's tick dependency */
 	unsigned long pending;		/* VPERFCTR_PENDING_* bits */
 	struct callback_head signal_work;
 	/*
@@ -180,14 +181,37 @@ static void vperfctr_queue_signal(struct vperfctr *perfctr)
  * being replaced, stopped or unlinked, and its signal must not reach the
  * next one.  With the overflow interrupt off.
  */
+static void vperfctr_update_tick_dep(struct vperfctr *perfctr, struct task_struct *tsk);
+
 static void vperfctr_discard_overflow(struct vperfctr *perfctr)
 {
 	atomic_set(&perfctr->ovf_mask, 0);
 	perfctr->iresume_cstatus = 0;
 	if (perfctr->throttled) {
 		perfctr->throttled = false;
-		tick_dep_clear_task(perfctr->owner, TICK_DEP_BIT_PERF_EVENTS);
+		vperfctr_update_tick_dep(perfctr, perfctr->owner);
 	}
+}
+
+/*
+ * The owner's tick dependency (NO_HZ_FULL), for the samples the tick
+ * takes: while throttled (the tick ends the throttle), and while the
+ * state has programmable counters on a system with nohz_full CPUs --
+ * sums fold at the counters' full width, but only if something samples
+ * them in the hours a 48-bit counter takes to wrap, and a task alone on
+ * a nohz_full CPU may enter the kernel never.
+ */
+static void vperfctr_update_tick_dep(struct vperfctr *perfctr, struct task_struct *tsk)
+{
+	bool want = perfctr->throttled || (perfctr->has_pmu && tick_nohz_full_enabled());
+
+	if (want == perfctr->tick_dep || !tsk)
+		return;
+	perfctr->tick_dep = want;
+	if (want)
+		tick_dep_set_task(tsk, TICK_DEP_BIT_PERF_EVENTS);
+	else
+		tick_dep_clear_task(tsk, TICK_DEP_BIT_PERF_EVENTS);
 }
 
 /*
@@ -330,7 +354,7 @@ void __vperfctr_sample(struct vperfctr *perfctr)
 		/* A new tick: restart what the throttle held back. */
 		perfctr_pmi_save(flags);
 		perfctr->throttled = false;
-		tick_dep_clear_task(current, TICK_DEP_BIT_PERF_EVENTS);
+		vperfctr_update_tick_dep(perfctr, current);
 		vperfctr_iresume_locked(perfctr, true);
 		perfctr_pmi_restore(flags);
 	}
@@ -546,6 +570,7 @@ static void vperfctr_detach(struct vperfctr *perfctr, struct task_struct *tsk)
 	WRITE_ONCE(perfctr->owner, NULL);
 	task_unlock(tsk);
 	vperfctr_put_pmu(perfctr);
+	vperfctr_update_tick_dep(perfctr, tsk);
 	/* Who waited for the detach finds the PMU released too. */
 	wake_up_var(&perfctr->owner);
 	vperfctr_put(perfctr);
@@ -1033,6 +1058,7 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 		vperfctr_put_pmu(perfctr);
 	else
 		vperfctr_grant_rdpmc(perfctr, tsk);
+	vperfctr_update_tick_dep(perfctr, tsk);
 out:
 	vperfctr_end(tsk);
 	return err;
@@ -1074,7 +1100,7 @@ static int do_vperfctr_iresume(struct vperfctr *perfctr)
 		} else if (perfctr->ovf_count >= VPERFCTR_MAX_OVERFLOWS_PER_TICK &&
 			   !time_after(jiffies, perfctr->ovf_tick)) {
 			perfctr->throttled = true;
-			tick_dep_set_task(tsk, TICK_DEP_BIT_PERF_EVENTS);
+			vperfctr_update_tick_dep(perfctr, tsk);
 		} else {
 			vperfctr_iresume_locked(perfctr, tsk == current);
 		}

@@ -115,14 +115,14 @@ static inline void vperfctr_unmap(const struct vperfctr_state *state)
  */
 static inline __u64 vperfctr_read_tsc_restart(const struct vperfctr_state *s)
 {
-	__u32 tsc0, tsc1, now, cstatus;
-	__u64 sum;
+	__u64 tsc0, tsc1, now, sum;
+	__u32 cstatus;
 
 	tsc0 = PERFCTR_LOAD(s->cpu_state.tsc_start);
 	for (;;) {
 		perfctr_barrier();
 		cstatus = PERFCTR_LOAD(s->cpu_state.cstatus);
-		now = (__u32)perfctr_rdtsc();
+		now = perfctr_rdtsc();
 		sum = PERFCTR_LOAD(s->cpu_state.tsc_sum);
 		perfctr_barrier();
 		tsc1 = PERFCTR_LOAD(s->cpu_state.tsc_start);
@@ -132,14 +132,14 @@ static inline __u64 vperfctr_read_tsc_restart(const struct vperfctr_state *s)
 	}
 	if (!(cstatus & PERFCTR_CSTATUS_TSC))
 		return sum;
-	return sum + (__u32)(now - tsc0);
+	return sum + (now - tsc0);
 }
 
 /* The same with the sequence counter: works with the TSC off too. */
 static inline __u64 vperfctr_read_tsc_seq(const struct vperfctr_state *s)
 {
-	__u32 seq, now, start, cstatus;
-	__u64 sum;
+	__u32 seq, cstatus;
+	__u64 now, start, sum;
 
 	for (;;) {
 		seq = PERFCTR_LOAD(s->cpu_state.sequence);
@@ -149,14 +149,14 @@ static inline __u64 vperfctr_read_tsc_seq(const struct vperfctr_state *s)
 		cstatus = PERFCTR_LOAD(s->cpu_state.cstatus);
 		start = PERFCTR_LOAD(s->cpu_state.tsc_start);
 		sum = PERFCTR_LOAD(s->cpu_state.tsc_sum);
-		now = (__u32)perfctr_rdtsc();
+		now = perfctr_rdtsc();
 		perfctr_barrier();
 		if (PERFCTR_LOAD(s->cpu_state.sequence) == seq)
 			break;
 	}
 	if (!(cstatus & PERFCTR_CSTATUS_TSC))
 		return sum;
-	return sum + (__u32)(now - start);
+	return sum + (now - start);
 }
 
 /*
@@ -165,8 +165,8 @@ static inline __u64 vperfctr_read_tsc_seq(const struct vperfctr_state *s)
  */
 static inline __u64 vperfctr_read_pmc_seq(const struct vperfctr_state *s, unsigned int i)
 {
-	__u32 seq, now = 0, start, cstatus;
-	__u64 sum;
+	__u32 seq, cstatus, width = 0;
+	__u64 now = 0, start, sum;
 
 	for (;;) {
 		seq = PERFCTR_LOAD(s->cpu_state.sequence);
@@ -176,15 +176,17 @@ static inline __u64 vperfctr_read_pmc_seq(const struct vperfctr_state *s, unsign
 		cstatus = PERFCTR_LOAD(s->cpu_state.cstatus);
 		start = PERFCTR_LOAD(s->cpu_state.pmc[i].start);
 		sum = PERFCTR_LOAD(s->cpu_state.pmc[i].sum);
-		if (i < PERFCTR_CSTATUS_NRCTRS(cstatus))
-			now = perfctr_rdpmc_low(PERFCTR_LOAD(s->cpu_state.pmc[i].map));
+		if (i < PERFCTR_CSTATUS_NRCTRS(cstatus)) {
+			width = PERFCTR_LOAD(s->cpu_state.pmc[i].width);
+			now = perfctr_rdpmc(PERFCTR_LOAD(s->cpu_state.pmc[i].map));
+		}
 		perfctr_barrier();
 		if (PERFCTR_LOAD(s->cpu_state.sequence) == seq)
 			break;
 	}
-	if (i >= PERFCTR_CSTATUS_NRCTRS(cstatus))
+	if (i >= PERFCTR_CSTATUS_NRCTRS(cstatus) || !width)
 		return sum;
-	return sum + (__u32)(now - start);
+	return sum + perfctr_pmc_delta(now, start, width);
 }
 
 /*

@@ -110,7 +110,7 @@ int perfctr_cpu_update_control(struct perfctr_cpu_state *state, int is_global)
 	do {
 		id = atomic_inc_return(&perfctr_control_id);
 	} while (!id);
-	perfctr_cpu_init_state(state, id);
+	perfctr_cpu_init_state(state, id, 32);
 	return 0;
 }
 
@@ -163,9 +163,9 @@ void perfctr_cpu_forbidden(const struct perfctr_cpu_state *state, struct cpumask
 	cpumask_clear(mask);
 }
 
-static inline u32 perfctr_read_tb_low(void)
+static inline u64 perfctr_read_tb(void)
 {
-	return (u32)get_tb();
+	return get_tb();
 }
 
 /**
@@ -176,7 +176,7 @@ void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
 {
 	if (perfctr_cstatus_nrctrs(state->cstatus))
 		static_call(perfctr_ppc_suspend_pmcs)(state);
-	perfctr_tsc_suspend(state, perfctr_read_tb_low);
+	perfctr_tsc_suspend(state, perfctr_read_tb);
 }
 
 /**
@@ -185,7 +185,7 @@ void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
  */
 void perfctr_cpu_resume(struct perfctr_cpu_state *state)
 {
-	perfctr_tsc_resume(state, perfctr_read_tb_low);
+	perfctr_tsc_resume(state, perfctr_read_tb);
 	if (perfctr_cstatus_nrctrs(state->cstatus))
 		static_call(perfctr_ppc_resume_pmcs)(state);
 }
@@ -198,7 +198,7 @@ void perfctr_cpu_sample(struct perfctr_cpu_state *state)
 {
 	if (perfctr_cstatus_nrctrs(state->cstatus))
 		static_call(perfctr_ppc_sample_pmcs)(state);
-	perfctr_tsc_sample(state, perfctr_read_tb_low);
+	perfctr_tsc_sample(state, perfctr_read_tb);
 }
 
 /**

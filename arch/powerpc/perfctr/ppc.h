@@ -60,7 +60,7 @@ static inline void perfctr_ppc_fold(struct perfctr_cpu_state *state,
 
 	for (i = 0; i < nrctrs; i++) {
 		now = read_pmc(state->pmc[i].map);
-		state->pmc[i].sum += (u32)(now - state->pmc[i].start);
+		state->pmc[i].sum += perfctr_pmc_delta(now, state->pmc[i].start, 32);
 		state->pmc[i].start = now;
 	}
 }

@@ -154,22 +154,46 @@ void perfctr_x86_wrmsr(u32 msr, u64 val)
 	native_write_msr(msr, val);
 }
 
-u32 perfctr_x86_rdmsr_low(u32 msr)
+u64 perfctr_x86_rdmsr(u32 msr)
 {
 	const struct perfctr_x86_test_hw *sim = perfctr_x86_sim();
 
-	if (unlikely(sim && sim->rdmsr_low))
-		return sim->rdmsr_low(msr);
-	return (u32)native_read_msr(msr);
+	if (unlikely(sim && sim->read_msr))
+		return sim->read_msr(msr);
+	return native_read_msr(msr);
 }
 
-u32 perfctr_x86_rdpmc_low(u32 map)
+u64 perfctr_x86_rdpmc(u32 map)
 {
 	const struct perfctr_x86_test_hw *sim = perfctr_x86_sim();
 
-	if (unlikely(sim && sim->rdpmc_low))
-		return sim->rdpmc_low(map);
-	return (u32)native_read_pmc(map);
+	if (unlikely(sim && sim->read_pmc))
+		return sim->read_pmc(map);
+	return native_read_pmc(map);
+}
+
+/*
+ * Fold a counter's count since its start into its sum, at the width it is
+ * read with (perfctr_x86_read_width()): a 48-bit counter may advance by
+ * up to 2^48 between two folds, not 2^32, which a core retiring several
+ * instructions a cycle passes in a fraction of a second.
+ */
+static __always_inline void perfctr_x86_fold(struct perfctr_pmc_state *pmc, u64 now)
+{
+	pmc->sum += perfctr_pmc_delta(now, pmc->start, pmc->width);
+	pmc->start = now;
+}
+
+/*
+ * The value to write to an i-mode counter for its start: the start
+ * sign-extended from the width it is read with (32 for the P4's fast
+ * RDPMC) and cut to the counter's own width (@mask).
+ */
+static u64 imode_counter_value(const struct perfctr_pmc_state *pmc, u64 mask)
+{
+	unsigned int shift = 64 - pmc->width;
+
+	return (u64)((s64)(pmc->start << shift) >> shift) & mask;
 }
 
 /* Is @cpu a second (or later) hardware thread of its core? */
@@ -297,6 +321,7 @@ const struct perfctr_x86_model perfctr_x86_p5 = {
 	.reserved	= 0xfffffe00,
 	.cpl		= P5_CESR_CPL,
 	.no_rdpmc	= true,
+	.ctr_width	= 40,
 };
 
 const struct perfctr_x86_model perfctr_x86_p5mmx = {
@@ -309,6 +334,7 @@ const struct perfctr_x86_model perfctr_x86_p5mmx = {
 	.evntsel_stride	= 1,
 	.reserved	= 0xfffffe00,
 	.cpl		= P5_CESR_CPL,
+	.ctr_width	= 40,
 };
 
 const struct perfctr_x86_model perfctr_x86_mii = {
@@ -376,6 +402,7 @@ const struct perfctr_x86_model perfctr_x86_p4 = {
 	.perfctr_msr	= P4_PERFCTR0_MSR,
 	.evntsel_stride	= 1,
 	.p4_iq_escr	= true,
+	.ctr_width	= 40,
 };
 
 const struct perfctr_x86_model perfctr_x86_p4m2 = {
@@ -388,6 +415,7 @@ const struct perfctr_x86_model perfctr_x86_p4m2 = {
 	.evntsel_stride	= 1,
 	.p4_ext_cascade	= true,
 	.p4_iq_escr	= true,
+	.ctr_width	= 40,
 };
 
 const struct perfctr_x86_model perfctr_x86_p4m3 = {
@@ -399,6 +427,7 @@ const struct perfctr_x86_model perfctr_x86_p4m3 = {
 	.perfctr_msr	= P4_PERFCTR0_MSR,
 	.evntsel_stride	= 1,
 	.p4_ext_cascade	= true,
+	.ctr_width	= 40,
 };
 
 static const struct perfctr_x86_model *perfctr_model;
@@ -813,14 +842,10 @@ static void imode_suspend(struct perfctr_cpu_state *state, perfctr_x86_istop_t i
 {
 	struct perfctr_x86_cache *cache = perfctr_x86_this_cache();
 	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
-	u32 now;
 
 	istop(state, cache);
-	for (i = perfctr_cstatus_nractrs(state->cstatus); i < nrctrs; i++) {
-		now = perfctr_x86_rdpmc_low(state->pmc[i].map);
-		state->pmc[i].sum += (u32)(now - state->pmc[i].start);
-		state->pmc[i].start = now;
-	}
+	for (i = perfctr_cstatus_nractrs(state->cstatus); i < nrctrs; i++)
+		perfctr_x86_fold(&state->pmc[i], perfctr_x86_rdpmc(state->pmc[i].map));
 	state->k1.isuspend_cpu = smp_processor_id();
 	cache->iid = state->k1.id;
 }
@@ -842,7 +867,7 @@ static void imode_resume(struct perfctr_cpu_state *state, perfctr_x86_istop_t is
 	istop(state, cache);
 	for (i = perfctr_cstatus_nractrs(state->cstatus); i < nrctrs; i++)
 		perfctr_x86_wrmsr(p6_ctr_msr(m, state->pmc[i].map & map_mask),
-				  (u64)(s64)(s32)state->pmc[i].start & perfctr_x86_width_mask);
+				  imode_counter_value(&state->pmc[i], perfctr_x86_width_mask));
 }
 
 static void p6_isuspend(struct perfctr_cpu_state *state)
@@ -869,12 +894,9 @@ DEFINE_STATIC_CALL(perfctr_x86_iresume, none_iresume);
 static void rdpmc_suspend_pmcs(struct perfctr_cpu_state *state)
 {
 	unsigned int i, nrctrs = perfctr_cstatus_nractrs(state->cstatus);
-	u32 now;
 
-	for (i = 0; i < nrctrs; i++) {
-		now = perfctr_x86_rdpmc_low(state->pmc[i].map);
-		state->pmc[i].sum += (u32)(now - state->pmc[i].start);
-	}
+	for (i = 0; i < nrctrs; i++)
+		perfctr_x86_fold(&state->pmc[i], perfctr_x86_rdpmc(state->pmc[i].map));
 	if (perfctr_cstatus_has_ictrs(state->cstatus))
 		static_call(perfctr_x86_isuspend)(state);
 }
@@ -891,7 +913,7 @@ static void rdpmc_resume_pmcs(struct perfctr_cpu_state *state)
 		static_call(perfctr_x86_iresume)(state);
 	static_call(perfctr_x86_write_control)(state);
 	for (i = 0; i < nrctrs; i++)
-		state->pmc[i].start = perfctr_x86_rdpmc_low(state->pmc[i].map);
+		state->pmc[i].start = perfctr_x86_rdpmc(state->pmc[i].map);
 }
 
 /*
@@ -949,12 +971,10 @@ static void p5_write_control(const struct perfctr_cpu_state *state)
 static void p5_suspend_pmcs(struct perfctr_cpu_state *state)
 {
 	unsigned int i, nrctrs = perfctr_cstatus_nractrs(state->cstatus);
-	u32 now;
 
-	for (i = 0; i < nrctrs; i++) {
-		now = perfctr_x86_rdmsr_low(P5_CTR0_MSR + state->pmc[i].map);
-		state->pmc[i].sum += (u32)(now - state->pmc[i].start);
-	}
+	for (i = 0; i < nrctrs; i++)
+		perfctr_x86_fold(&state->pmc[i],
+				 perfctr_x86_rdmsr(P5_CTR0_MSR + state->pmc[i].map));
 }
 
 static void p5_resume_pmcs(struct perfctr_cpu_state *state)
@@ -963,7 +983,7 @@ static void p5_resume_pmcs(struct perfctr_cpu_state *state)
 
 	p5_write_control(state);
 	for (i = 0; i < nrctrs; i++)
-		state->pmc[i].start = perfctr_x86_rdmsr_low(P5_CTR0_MSR + state->pmc[i].map);
+		state->pmc[i].start = perfctr_x86_rdmsr(P5_CTR0_MSR + state->pmc[i].map);
 }
 
 /*
@@ -1243,9 +1263,9 @@ static void p4_iresume(struct perfctr_cpu_state *state)
 	imode_resume(state, p4_istop, ~(u32)P4_FAST_RDPMC);
 }
 
-static inline u32 perfctr_read_tsc_low(void)
+static inline u64 perfctr_read_tsc(void)
 {
-	return (u32)rdtsc_ordered();
+	return rdtsc_ordered();
 }
 
 /**
@@ -1278,7 +1298,12 @@ int perfctr_cpu_update_control(struct perfctr_cpu_state *state, int is_global)
 	do {
 		id = atomic_inc_return(&perfctr_control_id);
 	} while (!id);
-	perfctr_cpu_init_state(state, id);
+	perfctr_cpu_init_state(state, id, perfctr_model && perfctr_model->ctr_width ?
+			       perfctr_model->ctr_width : 32);
+	for (i = 0; i < cc->nractrs + cc->nrictrs; i++)
+		if (perfctr_model && perfctr_model->family == PERFCTR_X86_FAM_P4 &&
+		    cc->pmc_map[i] & P4_FAST_RDPMC)
+			state->pmc[i].width = 32;	/* fast RDPMC: the low half */
 	return 0;
 }
 
@@ -1330,7 +1355,7 @@ void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
 {
 	if (perfctr_cstatus_nrctrs(state->cstatus))
 		static_call(perfctr_x86_suspend_pmcs)(state);
-	perfctr_tsc_suspend(state, perfctr_read_tsc_low);
+	perfctr_tsc_suspend(state, perfctr_read_tsc);
 }
 
 /**
@@ -1341,7 +1366,7 @@ void perfctr_cpu_resume(struct perfctr_cpu_state *state)
 {
 	if (perfctr_cstatus_nrctrs(state->cstatus))
 		static_call(perfctr_x86_resume_pmcs)(state);
-	perfctr_tsc_resume(state, perfctr_read_tsc_low);
+	perfctr_tsc_resume(state, perfctr_read_tsc);
 }
 
 /**
@@ -1354,7 +1379,7 @@ void perfctr_cpu_sample(struct perfctr_cpu_state *state)
 		static_call(perfctr_x86_suspend_pmcs)(state);
 		static_call(perfctr_x86_resume_pmcs)(state);
 	}
-	perfctr_tsc_sample(state, perfctr_read_tsc_low);
+	perfctr_tsc_sample(state, perfctr_read_tsc);
 }
 
 /**

@@ -35,8 +35,9 @@ enum perfctr_x86_family {
  * @no_tsc: the TSC cannot be used while the counters are (WinChip)
  * @p4_ext_cascade: P4: EXTENDED_CASCADE exists (models 2 and later)
  * @p4_iq_escr: P4: IQ_ESCR0/1 exist (models 2 and earlier)
- * @ctr_width: P6 family: counter width in bits (i-mode counters are
- *	written sign-extended to it)
+ * @ctr_width: counter width in bits, as read: sums fold at it and i-mode
+ *	counters are written sign-extended to it; 0 where not known (the
+ *	Cyrix, WinChip and VIA C3 counters): 32, their low half, then
  * @ovf_ctrl_msr: P6 family: the MSR that clears overflow status bits
  *	(bit layout of the global control), 0 if none
  * @gp_mask: P6 family: the general counters, if not the first @nr_ctrs
@@ -143,13 +144,13 @@ extern const struct perfctr_x86_model perfctr_x86_p4m2;
 extern const struct perfctr_x86_model perfctr_x86_p4m3;
 
 void perfctr_x86_wrmsr(u32 msr, u64 val);
-u32 perfctr_x86_rdmsr_low(u32 msr);
-u32 perfctr_x86_rdpmc_low(u32 map);
+u64 perfctr_x86_rdmsr(u32 msr);
+u64 perfctr_x86_rdpmc(u32 map);
 /* The KUnit suite's simulated PMU, for the test thread only. */
 struct perfctr_x86_test_hw {
 	void (*wrmsr)(u32 msr, u64 val);
-	u32 (*rdmsr_low)(u32 msr);
-	u32 (*rdpmc_low)(u32 map);
+	u64 (*read_msr)(u32 msr);
+	u64 (*read_pmc)(u32 map);
 };
 
 #if IS_ENABLED(CONFIG_PERFCTR_X86_KUNIT_TEST)

@@ -118,15 +118,16 @@ static void sim_wrmsr(u32 msr, u64 val)
 		sim.stray++;	/* on hardware: #GP */
 }
 
-static u32 sim_rdpmc_low(u32 map)
+/* RDPMC returns the whole counter, its width's bits. */
+static u64 sim_rdpmc(u32 map)
 {
 	if (map >= FIXED(0) && map - FIXED(0) < sim.model->nr_fixed)
-		return (u32)sim.fixed_ctr[map - FIXED(0)];
+		return sim.fixed_ctr[map - FIXED(0)];
 	if (map >= sim.model->nr_ctrs) {
 		sim.stray++;
 		return 0;
 	}
-	return (u32)sim.ctr[map];
+	return sim.ctr[map];
 }
 
 static bool simx_counting(unsigned int i);
@@ -197,12 +198,22 @@ static int sim_written(u32 msr, unsigned int from)
 static void sim_setup(struct kunit *test, const struct perfctr_x86_model *model,
 		      unsigned int width)
 {
+	struct perfctr_x86_model *copy;
+
+	/* The driver folds at the model's width: give it the simulated one. */
+	if (model && model->ctr_width && model->ctr_width != width) {
+		copy = kunit_kmalloc(test, sizeof(*copy), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, copy);
+		*copy = *model;
+		copy->ctr_width = width;
+		model = copy;
+	}
 	memset(&sim, 0, sizeof(sim));
 	sim.model = model;
 	sim.width = width;
 	perfctr_x86_test_hw.wrmsr = sim_wrmsr;
-	perfctr_x86_test_hw.rdmsr_low = NULL;
-	perfctr_x86_test_hw.rdpmc_low = sim_rdpmc_low;
+	perfctr_x86_test_hw.read_msr = NULL;
+	perfctr_x86_test_hw.read_pmc = sim_rdpmc;
 	perfctr_x86_use_model(model);
 }
 
@@ -436,6 +447,11 @@ static struct perfctr_cpu_state *counting_state(struct kunit *test,
 	return st;
 }
 
+static u64 tsc_after_2_33(void)
+{
+	return 0x1fffffff0ULL + BIT_ULL(33) + 0x10;
+}
+
 static void counts_accumulate_over_periods(struct kunit *test)
 {
 	struct perfctr_cpu_state *st = counting_state(test, &perfctr_x86_p6, 40);
@@ -459,6 +475,65 @@ static void wraps(struct kunit *test, unsigned int width)
 	sim.ctr[0] = 0xffffff00ULL;			/* the low 32 bits wrap */
 	run(st, 0x200);
 	KUNIT_EXPECT_EQ(test, 100ULL + 0x200, st->pmc[0].sum);
+}
+
+/*
+ * Full-width folding: a 48-bit counter advancing more than 2^33 events
+ * between two folds (a 5 GHz core retiring four instructions a cycle
+ * does it in under half a second), at a suspend and at a tick's sample,
+ * and then across the counter's own wrap by more than 2^32.  A fold of
+ * the low 32 bits would lose every whole 2^32.
+ */
+static void counts_beyond_2_33_between_folds_48(struct kunit *test)
+{
+	struct perfctr_cpu_state *st = counting_state(test, &perfctr_x86_k7, 48);
+	u64 want = BIT_ULL(33) + 5;
+	unsigned long flags;
+
+	KUNIT_EXPECT_EQ(test, 48U, st->pmc[0].width);
+	run(st, BIT_ULL(33) + 5);
+	KUNIT_EXPECT_EQ(test, want, st->pmc[0].sum);
+
+	local_irq_save(flags);
+	perfctr_cpu_resume(st);
+	sim_advance(BIT_ULL(34) + 3);
+	perfctr_cpu_sample(st);
+	sim_advance(BIT_ULL(33) + 1);
+	perfctr_cpu_suspend(st);
+	local_irq_restore(flags);
+	want += BIT_ULL(34) + 3 + BIT_ULL(33) + 1;
+	KUNIT_EXPECT_EQ(test, want, st->pmc[0].sum);
+
+	sim.ctr[0] = GENMASK_ULL(47, 0) - 100;
+	run(st, BIT_ULL(35) + 7);
+	want += BIT_ULL(35) + 7;
+	KUNIT_EXPECT_EQ(test, want, st->pmc[0].sum);
+	KUNIT_EXPECT_LT(test, sim.ctr[0], BIT_ULL(36));
+	KUNIT_EXPECT_EQ(test, 0U, sim.stray);
+}
+
+/* A 40-bit counter (the P6) wrapping while it advances by more than 2^32. */
+static void counts_across_a_40_bit_wrap_beyond_2_32(struct kunit *test)
+{
+	struct perfctr_cpu_state *st = counting_state(test, &perfctr_x86_p6, 40);
+
+	KUNIT_EXPECT_EQ(test, 40U, st->pmc[0].width);
+	sim.ctr[0] = GENMASK_ULL(39, 0) - 9;
+	run(st, BIT_ULL(32) * 3 + 11);
+	KUNIT_EXPECT_EQ(test, BIT_ULL(32) * 3 + 11, st->pmc[0].sum);
+	KUNIT_EXPECT_EQ(test, BIT_ULL(32) * 3 + 1, sim.ctr[0]);
+}
+
+/* The TSC folds whole: a period longer than 2^32 cycles (under a second). */
+static void tsc_folds_64_bits(struct kunit *test)
+{
+	struct perfctr_cpu_state *st = test->priv;
+
+	st->tsc_start = 0x1fffffff0ULL;
+	st->cstatus = perfctr_mk_cstatus(1, 0, 0);
+	st->tsc_sum = 0;
+	perfctr_tsc_suspend(st, tsc_after_2_33);
+	KUNIT_EXPECT_EQ(test, BIT_ULL(33) + 0x10, st->tsc_sum);
 }
 
 static void counts_across_wrap_32(struct kunit *test)
@@ -1280,24 +1355,25 @@ static void simx_wrmsr(u32 msr, u64 val)
 	sim.stray++;
 }
 
-static u32 simx_rdmsr_low(u32 msr)
+static u64 simx_rdmsr(u32 msr)
 {
 	sim.rdmsrs++;
 	if (sim.model->family == PERFCTR_X86_FAM_P5 && (msr == 0x12 || msr == 0x13))
-		return (u32)sim.ctr[msr - 0x12];
+		return sim.ctr[msr - 0x12];
 	sim.stray++;
 	return 0;
 }
 
-static u32 simx_rdpmc_low(u32 map)
+/* The P4's fast RDPMC (bit 31 of the index) returns the low 32 bits only. */
+static u64 simx_rdpmc(u32 map)
 {
 	const struct perfctr_x86_model *m = sim.model;
 
 	sim.rdpmcs++;
 	if (m->family == PERFCTR_X86_FAM_P4 && (map & ~FAST) < 18)
-		return (u32)sim.ctr[map & ~FAST];
+		return map & FAST ? (u32)sim.ctr[map & ~FAST] : sim.ctr[map & ~FAST];
 	if (m->family == PERFCTR_X86_FAM_P5 && !m->no_rdpmc && map < 2)
-		return (u32)sim.ctr[map];
+		return sim.ctr[map];
 	if (m->family == PERFCTR_X86_FAM_VC3 && map == 1)
 		return (u32)sim.ctr[1];
 	sim.stray++;	/* no RDPMC (P5), or not a counter of ours */
@@ -1311,8 +1387,8 @@ static void simx_setup(struct kunit *test, const struct perfctr_x86_model *model
 	sim.model = model;
 	sim.width = width;
 	perfctr_x86_test_hw.wrmsr = simx_wrmsr;
-	perfctr_x86_test_hw.rdmsr_low = simx_rdmsr_low;
-	perfctr_x86_test_hw.rdpmc_low = simx_rdpmc_low;
+	perfctr_x86_test_hw.read_msr = simx_rdmsr;
+	perfctr_x86_test_hw.read_pmc = simx_rdpmc;
 	perfctr_x86_use_model(model);
 }
 
@@ -2079,7 +2155,7 @@ hybrid_setup(struct kunit *test, const struct perfctr_x86_pmu_caps *even,
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, restore_caps, saved));
 	m = perfctr_x86_hybrid_model(false);
 	KUNIT_ASSERT_NOT_NULL(test, m);
-	sim_setup(test, m, 48);
+	sim_setup(test, m, m->ctr_width);
 	return m;
 }
 
@@ -2460,7 +2536,7 @@ static void imode_accepts_int_with_negative_ireset(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, 0, perfctr_cpu_update_control(st, 0),
 				    "%s", p6_family[i]->name);
 		KUNIT_EXPECT_TRUE(test, perfctr_cstatus_has_ictrs(st->cstatus));
-		KUNIT_EXPECT_EQ(test, 0xffffffffU, st->pmc[0].start);
+		KUNIT_EXPECT_EQ(test, (u64)(s64)-1, st->pmc[0].start);
 	}
 }
 
@@ -2693,7 +2769,7 @@ static void imode_same_cpu_resume_writes_no_counter(struct kunit *test)
 	perfctr_cpu_suspend(st);
 	local_irq_restore(flags);
 	KUNIT_EXPECT_EQ(test, 150ULL, st->pmc[1].sum);
-	KUNIT_EXPECT_EQ(test, (u32)(-1000 + 150), st->pmc[1].start);
+	KUNIT_EXPECT_EQ(test, sext(-1000 + 150), st->pmc[1].start);
 }
 
 static void imode_resume_elsewhere_rewrites(struct kunit *test)
@@ -2730,7 +2806,7 @@ static void ireload_forces_the_counters_rewritten(struct kunit *test)
 	irun(st, 100);
 	perfctr_cpu_ireload(st);
 	KUNIT_EXPECT_EQ(test, -1, st->k1.isuspend_cpu);
-	st->pmc[1].start = (u32)-40;	/* as identify_overflow would set it */
+	st->pmc[1].start = (u64)(s64)-40;	/* as identify_overflow sets it */
 	sim.ctr_writes = 0;
 	resume_now(st);
 	KUNIT_EXPECT_EQ(test, 1U, sim.ctr_writes);
@@ -2762,9 +2838,9 @@ static void identify_overflow_finds_the_overflown(struct kunit *test)
 	irun(st, 150);
 	KUNIT_EXPECT_EQ(test, (unsigned int)(BIT(1) | BIT(3)), perfctr_cpu_identify_overflow(st));
 	/* Re-armed: called again, it finds none. */
-	KUNIT_EXPECT_EQ(test, (u32)-100, st->pmc[1].start);
-	KUNIT_EXPECT_EQ(test, (u32)(-1000 + 150), st->pmc[2].start);
-	KUNIT_EXPECT_EQ(test, (u32)-50, st->pmc[3].start);
+	KUNIT_EXPECT_EQ(test, (u64)(s64)-100, st->pmc[1].start);
+	KUNIT_EXPECT_EQ(test, sext(-1000 + 150), st->pmc[2].start);
+	KUNIT_EXPECT_EQ(test, (u64)(s64)-50, st->pmc[3].start);
 	KUNIT_EXPECT_EQ(test, 0U, perfctr_cpu_identify_overflow(st));
 	KUNIT_EXPECT_EQ(test, 2U, sim.pmis);
 	KUNIT_EXPECT_EQ(test, 150ULL, st->pmc[0].sum);
@@ -3030,7 +3106,7 @@ static void p4_imode_overflow_found_and_rearmed(struct kunit *test)
 	/* The suspend cleared the CCCR, and with it the sticky OVF flag. */
 	KUNIT_EXPECT_EQ(test, 0ULL, sim.evntsel[12]);
 	KUNIT_EXPECT_EQ(test, 1U, perfctr_cpu_identify_overflow(st));
-	KUNIT_EXPECT_EQ(test, (u32)-100, st->pmc[0].start);
+	KUNIT_EXPECT_EQ(test, (u64)(s64)-100, st->pmc[0].start);
 	KUNIT_EXPECT_EQ(test, 150ULL, st->pmc[0].sum);
 	perfctr_cpu_ireload(st);
 	resume_now(st);
@@ -3137,7 +3213,7 @@ static void overflow_interrupt_end_to_end(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (unsigned int)BIT(1), pmi_mask);
 	KUNIT_EXPECT_EQ(test, (u32)LOCAL_PERFCTR_VECTOR, lvtpc);	/* re-armed */
 	KUNIT_EXPECT_EQ(test, 180ULL, st->pmc[1].sum);
-	KUNIT_EXPECT_EQ(test, (u32)-70, st->pmc[1].start);
+	KUNIT_EXPECT_EQ(test, sext(-70), st->pmc[1].start);
 	KUNIT_EXPECT_EQ(test, 180ULL, st->pmc[0].sum);
 }
 #endif
@@ -3256,6 +3332,9 @@ static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(k7_rejects_map_4),
 	KUNIT_CASE(k7_rejects_reserved_bits),
 	KUNIT_CASE(counts_accumulate_over_periods),
+	KUNIT_CASE(counts_beyond_2_33_between_folds_48),
+	KUNIT_CASE(counts_across_a_40_bit_wrap_beyond_2_32),
+	KUNIT_CASE(tsc_folds_64_bits),
 	KUNIT_CASE(counts_across_wrap_32),
 	KUNIT_CASE(counts_across_wrap_40),
 	KUNIT_CASE(counts_across_wrap_48),

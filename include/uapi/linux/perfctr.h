@@ -21,8 +21,10 @@
  * ------------------------------------------
  * mmap() of a vperfctr file descriptor (one page, PROT_READ, MAP_SHARED)
  * gives the owner thread read access to a struct vperfctr_state.  A
- * counter's value is sum + (now - start), where now is the low 32 bits
- * of the hardware counter (RDTSC, RDPMC) read by the owner thread.  The
+ * counter's value is sum + perfctr_pmc_delta(now, start, width): now -
+ * start modulo 2^width, where now is the hardware counter (RDTSC, RDPMC)
+ * read by the owner thread and width its width in bits (struct
+ * perfctr_pmc_state; the TSC's is 64).  The
  * kernel changes the state only while the owner thread is not in the
  * middle of a user-space read (at context switches, in the timer tick,
  * in the system calls), so a read is retried when the state changed
@@ -32,15 +34,16 @@
  *
  *	tsc0 = state->cpu_state.tsc_start;
  *	for (;;) {
- *		now = rdpmc_low(state->cpu_state.pmc[i].map);
+ *		now = perfctr_rdpmc(state->cpu_state.pmc[i].map);
  *		start = state->cpu_state.pmc[i].start;
+ *		width = state->cpu_state.pmc[i].width;
  *		sum = state->cpu_state.pmc[i].sum;
  *		tsc1 = state->cpu_state.tsc_start;
  *		if (tsc1 == tsc0)
  *			break;
  *		tsc0 = tsc1;
  *	}
- *	value = sum + (__u32)(now - start);
+ *	value = sum + perfctr_pmc_delta(now, start, width);
  *
  * 2. The sequence counter, which works with the TSC off too:
  *
@@ -65,7 +68,7 @@
 
 /* Version of the system-call API (2.7 generation plus the sequence). */
 #define PERFCTR_API_VERSION	0x0702
-#define PERFCTR_CPU_VERSION	0x0001
+#define PERFCTR_CPU_VERSION	0x0002	/* full-width starts */
 #define PERFCTR_ABI_VERSION	((PERFCTR_API_VERSION << 16) | PERFCTR_CPU_VERSION)
 
 /* perfctr_info.cpu_features */
@@ -113,6 +116,16 @@ struct perfctr_cpu_mask {
 #define PERFCTR_CSTATUS_NRCTRS(c)	(((c) >> 8) & 0x7f)
 #define PERFCTR_CSTATUS_NRACTRS(c)	((c) & 0x7f)
 
+/*
+ * The count since @start of a counter @width bits wide (1 to 64) that
+ * reads @now: the difference modulo 2^@width, right across a wrap of the
+ * hardware counter.  Kernel and user space fold with the same function.
+ */
+static inline __u64 perfctr_pmc_delta(__u64 now, __u64 start, __u32 width)
+{
+	return (now - start) & (~0ULL >> (64 - width));
+}
+
 /**
  * struct perfctr_cpu_state - counter state, readable through mmap()
  * @cstatus: encoded tsc_on/nractrs/nrictrs of the running control;
@@ -120,8 +133,7 @@ struct perfctr_cpu_mask {
  * @sequence: incremented before and after every kernel update: odd
  *	while an update is in progress
  * @k1: opaque to user space (control id and i-mode suspend CPU)
- * @tsc_start: low 32 bits of the TSC at the start of this period
- * @_pad0: zero
+ * @tsc_start: the TSC at the start of this period (64 bits)
  * @tsc_sum: TSC ticks up to the start of this period
  * @pmc: per-counter state
  * @control: the control in force
@@ -133,8 +145,7 @@ struct perfctr_cpu_state {
 		__u32 id;
 		__s32 isuspend_cpu;
 	} k1;
-	__u32 tsc_start;
-	__u32 _pad0;
+	__u64 tsc_start;
 	__u64 tsc_sum;
 	struct perfctr_pmc_state pmc[PERFCTR_NRCTRS];
 	struct perfctr_cpu_control control;

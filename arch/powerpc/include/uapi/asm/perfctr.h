@@ -78,12 +78,15 @@ struct perfctr_cpu_control {
 /**
  * struct perfctr_pmc_state - one counter in the mapped state
  * @map: hardware counter number, copied from pmc_map[]
+ * @width: width of the hardware counter in bits, as perfctr reads it (set
+ *	for the control's counters)
  * @start: the hardware counter at the start of the current period
  * @sum: total count up to the start of the current period
  */
 struct perfctr_pmc_state {
 	__u32 map;
-	__u32 start;
+	__u32 width;
+	__u64 start;
 	__u64 sum;
 };
 
@@ -130,7 +133,8 @@ static inline __u64 perfctr_rdtsc(void)
 }
 #endif
 
-static inline __u32 perfctr_rdpmc_low(__u32 map)
+/* The PMCs are 32 bits wide (struct perfctr_pmc_state.width). */
+static inline __u64 perfctr_rdpmc(__u32 map)
 {
 	unsigned long v;
 

@@ -89,13 +89,15 @@ struct perfctr_cpu_control {
 /**
  * struct perfctr_pmc_state - one counter in the mapped state
  * @map: hardware counter (RDPMC index), copied from pmc_map[]
- * @start: low 32 bits of the hardware counter at the start of the
- *	current period
+ * @width: width of the hardware counter in bits, as perfctr reads it (set
+ *	for the control's counters)
+ * @start: the hardware counter at the start of the current period
  * @sum: total count up to the start of the current period
  */
 struct perfctr_pmc_state {
 	__u32 map;
-	__u32 start;
+	__u32 width;
+	__u64 start;
 	__u64 sum;
 };
 
@@ -109,12 +111,12 @@ static inline __u64 perfctr_rdtsc(void)
 	return ((__u64)hi << 32) | lo;
 }
 
-static inline __u32 perfctr_rdpmc_low(__u32 map)
+static inline __u64 perfctr_rdpmc(__u32 map)
 {
 	__u32 lo, hi;
 
 	__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(map));
-	return lo;
+	return ((__u64)hi << 32) | lo;
 }
 #endif
 
