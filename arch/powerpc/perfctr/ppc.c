@@ -348,7 +348,8 @@ void perfctr_cpu_exit(void) { }
 void perfctr_cpu_fill_info(struct perfctr_info *info)
 {
 	info->cpu_type = perfctr_model ? perfctr_model->cpu_type : PERFCTR_PPC_GENERIC;
-	info->cpu_features = PERFCTR_FEATURE_RDTSC |
+	/* The timebase ticks at a fixed rate, not with the core's clock. */
+	info->cpu_features = PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_TSC_CONSTANT |
 			     (perfctr_model ? perfctr_model->features : 0);
 	info->cpu_khz = ppc_proc_freq / 1000;
 	info->tsc_to_cpu_mult = max(1UL, ppc_proc_freq / max(1UL, ppc_tb_freq));

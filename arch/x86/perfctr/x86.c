@@ -1756,50 +1756,91 @@ perfctr_x86_detect(unsigned int vendor, unsigned int family, unsigned int model,
 }
 
 /*
- * The model of the boot CPU: perfctr_x86_detect()'s families, then the
- * P6 family and its descendants from CPUID: architectural perfmon (leaf
- * 0xA, any version), else the P6 itself; AMD's core counters
- * (PERFCTR_CORE; with the global control only with PerfMonV2), else the
- * K7's four.
+ * AMD PerfMonV2 as CPUID 0x80000022 describes the boot CPU: the core
+ * counters of perfctr_x86_amd_core, NumPerfCtrCore (EBX[3:0]) of them.
  */
-static const struct perfctr_x86_model * __init perfctr_x86_detect_boot_cpu(void)
+static struct perfctr_x86_model perfctr_x86_amd_v2;
+
+/**
+ * perfctr_x86_detect_cpu - the model of a CPU, by its features
+ * @c: what CPUID (and IA32_PERF_CAPABILITIES) say of it
+ *
+ * perfctr_x86_detect()'s families first (P5, P4, Cyrix, Centaur), then by
+ * feature whatever the family: Intel's architectural perfmon (leaf 0xA,
+ * any version: family 6, 18, 19 or later alike), else the P6 itself in
+ * family 6; AMD's (and Hygon's) core counters (PERFCTR_CORE), as many as
+ * CPUID 0x80000022 gives with PerfMonV2 (which also brings the global
+ * control), else the six of family 15h; else the K7's four.
+ *
+ * Return: the model, or NULL for none (the generic TSC-only model).
+ */
+const struct perfctr_x86_model *perfctr_x86_detect_cpu(const struct perfctr_x86_cpuid *c)
 {
 	const struct perfctr_x86_model *model;
 	struct perfctr_x86_pmu_caps caps;
-	union cpuid10_eax eax;
-	union cpuid10_edx edx;
-	unsigned int ebx, ecx;
-	bool full_width;
-	u64 perf_cap;
+	union cpuid10_eax eax = { .full = c->eax10 };
+	unsigned int nr;
 
-	model = perfctr_x86_detect(boot_cpu_data.x86_vendor, boot_cpu_data.x86,
-				   boot_cpu_data.x86_model, boot_cpu_has(X86_FEATURE_MMX));
+	model = perfctr_x86_detect(c->vendor, c->family, c->model, c->mmx);
 	if (model)
 		return model;
-	switch (boot_cpu_data.x86_vendor) {
+	switch (c->vendor) {
 	case X86_VENDOR_INTEL:
-		if (boot_cpu_data.x86 != 6)
-			return NULL;
-		if (boot_cpu_has(X86_FEATURE_ARCH_PERFMON)) {
-			cpuid(10, &eax.full, &ebx, &ecx, &edx.full);
-			perfctr_x86_parse_pmu_caps(&caps, eax.full, ecx, edx.full, false, 0, 0);
-			full_width = boot_cpu_has(X86_FEATURE_PDCM) &&
-				     !rdmsrq_safe(MSR_IA32_PERF_CAPABILITIES, &perf_cap) &&
-				     perf_cap & PERF_CAP_FW_WRITES;
-			model = perfctr_x86_arch_model(&caps, eax.split.version_id, full_width);
+		if (c->arch_perfmon) {
+			perfctr_x86_parse_pmu_caps(&caps, c->eax10, c->ecx10, c->edx10,
+						   c->ext, c->gp23, c->fixed23);
+			model = perfctr_x86_arch_model(&caps, eax.split.version_id,
+						       c->fw_writes);
 			if (model)
 				return model;
 		}
-		return &perfctr_x86_p6;
+		return c->family == 6 ? &perfctr_x86_p6 : NULL;
 	case X86_VENDOR_AMD:
 	case X86_VENDOR_HYGON:
-		if (boot_cpu_has(X86_FEATURE_PERFCTR_CORE))
-			/* The global MSRs exist only with PerfMonV2. */
-			return boot_cpu_has(X86_FEATURE_PERFMON_V2) ?
-			       &perfctr_x86_amd_core : &perfctr_x86_amd_core_v1;
-		return boot_cpu_data.x86 >= 6 ? &perfctr_x86_k7 : NULL;
+		if (!c->perfctr_core)
+			return c->family >= 6 ? &perfctr_x86_k7 : NULL;
+		if (!c->perfmon_v2)
+			return &perfctr_x86_amd_core_v1;
+		nr = c->ebx_80000022 & 0xf;	/* NumPerfCtrCore */
+		if (!nr)
+			return &perfctr_x86_amd_core;
+		perfctr_x86_amd_v2 = perfctr_x86_amd_core;
+		perfctr_x86_amd_v2.nr_ctrs = min(nr, PERFCTR_NRCTRS);
+		return &perfctr_x86_amd_v2;
 	}
 	return NULL;
+}
+
+static const struct perfctr_x86_model * __init perfctr_x86_detect_boot_cpu(void)
+{
+	struct perfctr_x86_cpuid c = {
+		.vendor		= boot_cpu_data.x86_vendor,
+		.family		= boot_cpu_data.x86,
+		.model		= boot_cpu_data.x86_model,
+		.mmx		= boot_cpu_has(X86_FEATURE_MMX),
+		.arch_perfmon	= boot_cpu_has(X86_FEATURE_ARCH_PERFMON),
+		.perfctr_core	= boot_cpu_has(X86_FEATURE_PERFCTR_CORE),
+		.perfmon_v2	= boot_cpu_has(X86_FEATURE_PERFMON_V2),
+	};
+	union cpuid35_eax eax35 = {};
+	unsigned int ebx, unused;
+	u64 perf_cap;
+
+	if (c.arch_perfmon)
+		cpuid(10, &c.eax10, &ebx, &c.ecx10, &c.edx10);
+	if (boot_cpu_has(X86_FEATURE_ARCH_PERFMON_EXT))
+		cpuid(ARCH_PERFMON_EXT_LEAF, &eax35.full, &unused, &unused, &unused);
+	if (eax35.split.cntr_subleaf) {
+		c.ext = true;
+		cpuid_count(ARCH_PERFMON_EXT_LEAF, ARCH_PERFMON_NUM_COUNTER_LEAF,
+			    &c.gp23, &c.fixed23, &unused, &unused);
+	}
+	c.fw_writes = boot_cpu_has(X86_FEATURE_PDCM) &&
+		      !rdmsrq_safe(MSR_IA32_PERF_CAPABILITIES, &perf_cap) &&
+		      perf_cap & PERF_CAP_FW_WRITES;
+	if (c.perfmon_v2)
+		c.ebx_80000022 = cpuid_ebx(0x80000022);
+	return perfctr_x86_detect_cpu(&c);
 }
 
 /**
@@ -2031,5 +2072,12 @@ void perfctr_cpu_fill_info(struct perfctr_info *info)
 	if (static_branch_unlikely(&rdpmc_never_available_key))
 		info->cpu_features &= ~PERFCTR_FEATURE_RDPMC;
 	info->cpu_khz = tsc_khz ? tsc_khz : cpu_khz;
+	/*
+	 * 1: the TSC counts the core's cycles -- unless it runs at a constant
+	 * rate whatever the core's clock does (CONSTANT_TSC: every CPU since
+	 * the Core 2 and the K10), when the ratio is unknown and said so.
+	 */
 	info->tsc_to_cpu_mult = 1;
+	if (boot_cpu_has(X86_FEATURE_CONSTANT_TSC))
+		info->cpu_features |= PERFCTR_FEATURE_TSC_CONSTANT;
 }

@@ -162,6 +162,33 @@ void perfctr_x86_use_model(const struct perfctr_x86_model *model);
 void perfctr_x86_get_ops(struct perfctr_x86_ops *ops);
 const struct perfctr_x86_model *
 perfctr_x86_detect(unsigned int vendor, unsigned int family, unsigned int model, bool mmx);
+
+/**
+ * struct perfctr_x86_cpuid - what model detection reads of a CPU
+ * @vendor: X86_VENDOR_*
+ * @family: CPUID family (with the extended family added)
+ * @model: CPUID model (with the extended model)
+ * @mmx: X86_FEATURE_MMX
+ * @arch_perfmon: X86_FEATURE_ARCH_PERFMON
+ * @fw_writes: IA32_PERF_CAPABILITIES.FW_WRITE
+ * @perfctr_core: X86_FEATURE_PERFCTR_CORE (AMD)
+ * @perfmon_v2: X86_FEATURE_PERFMON_V2 (AMD)
+ * @eax10: CPUID 0xA EAX (with @arch_perfmon)
+ * @ecx10: CPUID 0xA ECX
+ * @edx10: CPUID 0xA EDX
+ * @ext: CPUID 0x23 enumerates the counters (@gp23, @fixed23)
+ * @gp23: CPUID 0x23.1 EAX, the general counters' bitmap
+ * @fixed23: CPUID 0x23.1 EBX, the fixed counters' bitmap
+ * @ebx_80000022: CPUID 0x80000022 EBX (with @perfmon_v2)
+ */
+struct perfctr_x86_cpuid {
+	unsigned int vendor, family, model;
+	bool mmx, arch_perfmon, fw_writes, perfctr_core, perfmon_v2, ext;
+	u32 eax10, ecx10, edx10, gp23, fixed23;
+	u32 ebx_80000022;
+};
+
+const struct perfctr_x86_model *perfctr_x86_detect_cpu(const struct perfctr_x86_cpuid *c);
 const struct perfctr_x86_model *perfctr_x86_boot_model(void);
 unsigned int perfctr_x86_p4_escr_msr(unsigned int pmc, u32 cccr);
 void perfctr_x86_set_p4_ht(bool ht);

@@ -1003,6 +1003,120 @@ static void rdpmc_knob_off_hides_the_feature(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, info.cpu_features & PERFCTR_FEATURE_RDPMC);
 }
 
+/* PERFCTR_FEATURE_TSC_CONSTANT is the CPU's CONSTANT_TSC, on any model. */
+static void tsc_constant_follows_the_cpu(struct kunit *test)
+{
+	struct perfctr_info info = {};
+
+	perfctr_x86_use_model(NULL);
+	perfctr_cpu_fill_info(&info);
+	KUNIT_EXPECT_EQ(test, boot_cpu_has(X86_FEATURE_CONSTANT_TSC),
+			!!(info.cpu_features & PERFCTR_FEATURE_TSC_CONSTANT));
+	KUNIT_EXPECT_EQ(test, 1U, info.tsc_to_cpu_mult);
+}
+
+/*
+ * Detection by feature, not family, on CPUID values in the layouts the
+ * vendors document: Intel's leaf 0xA (SDM vol. 3, "Architectural
+ * Performance Monitoring": EAX version, counters, width; EDX fixed
+ * counters and width; ECX the fixed-counter bitmap from version 5) and
+ * AMD's leaf 0x80000022 (APM vol. 3 / the family 1Ah PPR: EBX[3:0]
+ * NumPerfCtrCore, [9:4] LbrV2StackSz, [15:10] NumPerfCtrNB).
+ */
+static const struct {
+	const char *name;
+	struct perfctr_x86_cpuid c;
+	u32 cpu_type;		/* 0: the generic model (NULL) */
+	unsigned int nr_ctrs, nr_fixed, width;
+	bool global;
+} detect_cases[] = {
+	{ "Intel family 19, perfmon v6: 8 general, 4 fixed, 48 bits",
+	  { .vendor = X86_VENDOR_INTEL, .family = 19, .model = 1, .arch_perfmon = true,
+	    .eax10 = 0x08300806, .ecx10 = 0xf, .edx10 = (48 << 5) | 4 },
+	  PERFCTR_X86_INTEL_ARCH, 8, 4, 48, true },
+	{ "Intel family 18, counters in CPUID 0x23 (10 general, fixed 0-2 and 5)",
+	  { .vendor = X86_VENDOR_INTEL, .family = 18, .model = 1, .arch_perfmon = true,
+	    .eax10 = 0x08300806, .edx10 = (48 << 5) | 3,
+	    .ext = true, .gp23 = 0x3ff, .fixed23 = 0x27 },
+	  PERFCTR_X86_INTEL_ARCH, 10, 4, 48, true },
+	{ "Intel family 19 without architectural perfmon: generic",
+	  { .vendor = X86_VENDOR_INTEL, .family = 19, .model = 1 }, 0 },
+	{ "Intel family 6 without architectural perfmon: the P6",
+	  { .vendor = X86_VENDOR_INTEL, .family = 6, .model = 8 },
+	  PERFCTR_X86_INTEL_P6, 2, 0, 40, false },
+	{ "AMD Zen 5 (family 1Ah): PerfMonV2, 6 core counters",
+	  { .vendor = X86_VENDOR_AMD, .family = 0x1a, .model = 0x44, .perfctr_core = true,
+	    .perfmon_v2 = true, .ebx_80000022 = (16 << 10) | (16 << 4) | 6 },
+	  PERFCTR_X86_AMD_FAM15H, 6, 0, 48, true },
+	{ "AMD, PerfMonV2 with NumPerfCtrCore 4: the field, not a constant",
+	  { .vendor = X86_VENDOR_AMD, .family = 0x1a, .model = 0x44, .perfctr_core = true,
+	    .perfmon_v2 = true, .ebx_80000022 = 4 },
+	  PERFCTR_X86_AMD_FAM15H, 4, 0, 48, true },
+	{ "AMD Zen 2 (family 17h): core counters, no PerfMonV2",
+	  { .vendor = X86_VENDOR_AMD, .family = 0x17, .model = 0x31, .perfctr_core = true },
+	  PERFCTR_X86_AMD_FAM15H, 6, 0, 48, false },
+	{ "Hygon family 18h: as AMD",
+	  { .vendor = X86_VENDOR_HYGON, .family = 0x18, .perfctr_core = true },
+	  PERFCTR_X86_AMD_FAM15H, 6, 0, 48, false },
+};
+
+static void detect_by_feature_not_family(struct kunit *test)
+{
+	const struct perfctr_x86_model *m;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(detect_cases); i++) {
+		m = perfctr_x86_detect_cpu(&detect_cases[i].c);
+		if (!detect_cases[i].cpu_type) {
+			KUNIT_EXPECT_NULL_MSG(test, m, "%s", detect_cases[i].name);
+			continue;
+		}
+		KUNIT_ASSERT_NOT_NULL_MSG(test, m, "%s", detect_cases[i].name);
+		KUNIT_EXPECT_EQ_MSG(test, detect_cases[i].cpu_type, m->cpu_type,
+				    "%s", detect_cases[i].name);
+		KUNIT_EXPECT_EQ_MSG(test, detect_cases[i].nr_ctrs,
+				    m->gp_mask ? hweight32(m->gp_mask) : m->nr_ctrs,
+				    "%s", detect_cases[i].name);
+		KUNIT_EXPECT_EQ_MSG(test, detect_cases[i].nr_fixed,
+				    m->fixed_mask ? hweight32(m->fixed_mask) : m->nr_fixed,
+				    "%s", detect_cases[i].name);
+		KUNIT_EXPECT_EQ_MSG(test, detect_cases[i].width, m->ctr_width,
+				    "%s", detect_cases[i].name);
+		KUNIT_EXPECT_EQ_MSG(test, detect_cases[i].global, !!m->global_ctrl_msr,
+				    "%s", detect_cases[i].name);
+	}
+}
+
+/*
+ * Architectural perfmon v6's per-counter user-RDPMC disable (event select
+ * bit 37, fixed control bit 33 + 4n) stays clear: evntsel_high is refused
+ * on Intel, and a fixed counter's control is its 4-bit field only.
+ */
+static void v6_rdpmc_user_disable_stays_clear(struct kunit *test)
+{
+	const struct perfctr_x86_model *m = perfctr_x86_detect_cpu(&detect_cases[0].c);
+	struct perfctr_cpu_state *st;
+	u32 map = 0, sel = EN | USR | EVENT, fmap = FIXED(0), fsel = F_USR;
+	unsigned long flags;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	sim_setup(test, m, 48);
+	st = mkstate(test, 1, &map, &sel);
+	st->control.evntsel_high[0] = ARCH_PERFMON_EVENTSEL_RDPMC_USER_DISABLE >> 32;
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+	st = mkstate(test, 1, &fmap, &fsel);
+	st->control.evntsel[0] = F_USR | (INTEL_FIXED_0_RDPMC_USER_DISABLE >> 32) << 4;
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+	st = mkstate(test, 1, &fmap, &fsel);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	local_irq_save(flags);
+	perfctr_cpu_resume(st);
+	perfctr_cpu_suspend(st);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, 0ULL, sim.fixed_ctrl & INTEL_FIXED_0_RDPMC_USER_DISABLE);
+	KUNIT_EXPECT_EQ(test, (u64)F_USR, sim.fixed_ctrl);
+}
+
 static void generic_rejects_pmcs(struct kunit *test)
 {
 	struct perfctr_cpu_state *st;
@@ -1542,7 +1656,8 @@ static void p5_family_features(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, t[i].type, info.cpu_type, "%s", t[i].m->name);
 		KUNIT_EXPECT_EQ_MSG(test, t[i].features |
 				    (t[i].m->family == PERFCTR_X86_FAM_P4 ? p4_pcint : 0),
-				    info.cpu_features, "%s", t[i].m->name);
+				    info.cpu_features & ~PERFCTR_FEATURE_TSC_CONSTANT,
+				    "%s", t[i].m->name);
 		KUNIT_EXPECT_STREQ(test, t[i].m->name, perfctr_cpu_name);
 	}
 }
@@ -3308,6 +3423,9 @@ static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(counts_kernel_follows_the_os_bits),
 	KUNIT_CASE(rdpmc_permission_follows_the_mm),
 	KUNIT_CASE(rdpmc_knob_off_hides_the_feature),
+	KUNIT_CASE(tsc_constant_follows_the_cpu),
+	KUNIT_CASE(detect_by_feature_not_family),
+	KUNIT_CASE(v6_rdpmc_user_disable_stays_clear),
 	KUNIT_CASE(counts_kernel_false_without_pmcs),
 	KUNIT_CASE(unused_entries_must_be_zero),
 	KUNIT_CASE(p6_accepts_counter0),

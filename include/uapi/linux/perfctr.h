@@ -75,6 +75,12 @@
 #define PERFCTR_FEATURE_RDPMC	0x01	/* user space may read PMCs */
 #define PERFCTR_FEATURE_RDTSC	0x02	/* user space may read the TSC */
 #define PERFCTR_FEATURE_PCINT	0x04	/* overflow interrupts work */
+/*
+ * The TSC (powerpc: the timebase) ticks at a constant rate whatever the
+ * core's clock does: cpu_khz / tsc_to_cpu_mult is its nominal rate, and
+ * TSC ticks are not core cycles (the ratio is unknown).
+ */
+#define PERFCTR_FEATURE_TSC_CONSTANT	0x08
 
 /**
  * struct perfctr_info - what sys_perfctr_info() reports
@@ -82,8 +88,9 @@
  * @driver_version: NUL-terminated version string of the driver
  * @cpu_type: PERFCTR_<ARCH>_* CPU model the driver uses
  * @cpu_features: PERFCTR_FEATURE_* bits
- * @cpu_khz: core clock in kHz
- * @tsc_to_cpu_mult: core clock cycles per TSC tick (at least 1)
+ * @cpu_khz: core clock in kHz (x86: the TSC's rate)
+ * @tsc_to_cpu_mult: core clock cycles per TSC tick (at least 1); nominal
+ *	only with PERFCTR_FEATURE_TSC_CONSTANT
  * @_reserved: zero
  */
 struct perfctr_info {

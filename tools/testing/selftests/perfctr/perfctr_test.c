@@ -267,6 +267,19 @@ TEST(info_versions_and_features)
 	EXPECT_EQ(model_has_pcint(), !!(info.cpu_features & PERFCTR_FEATURE_PCINT));
 	EXPECT_GT(info.cpu_khz, 0);
 	EXPECT_GE(info.tsc_to_cpu_mult, 1);
+#if defined(__x86_64__) || defined(__i386__)
+	{
+		char buf[4096];
+		const char *flags = cpuinfo_field("flags", buf, sizeof(buf));
+
+		/* The kernel's own CONSTANT_TSC, as /proc/cpuinfo lists it. */
+		ASSERT_NE(NULL, flags);
+		EXPECT_EQ(!!strstr(flags, " constant_tsc"),
+			  !!(info.cpu_features & PERFCTR_FEATURE_TSC_CONSTANT));
+	}
+#else
+	EXPECT_TRUE(info.cpu_features & PERFCTR_FEATURE_TSC_CONSTANT);	/* the timebase */
+#endif
 	EXPECT_EQ(0, info._reserved[0] | info._reserved[1] | info._reserved[2]);
 }
 
