@@ -358,4 +358,3 @@ int __init perfctr_cpu_init(void)
  */
 void perfctr_cpu_exit(void) { }
 
-
