@@ -6,19 +6,62 @@
 #include <linux/perfctr.h>
 #include <linux/types.h>
 
-/* The code a model runs: each family's operations, chosen at init. */
-enum perfctr_x86_family {
-	PERFCTR_X86_FAM_P6,	/* P6, K7/K8, arch perfmon, AMD 15h+ */
-	PERFCTR_X86_FAM_P5,	/* P5, P5MMX, Cyrix 6x86MX/MII/III, WinChip */
-	PERFCTR_X86_FAM_VC3,	/* VIA C3 */
-	PERFCTR_X86_FAM_P4,	/* Pentium 4 (NetBurst) */
+struct perfctr_x86_model;
+struct perfctr_x86_cache;
+
+/**
+ * struct perfctr_x86_family_ops - the code that runs a family's models
+ * @check_control: validate a control (the check_control static call)
+ * @suspend_pmcs: fold the counters into the sums (suspend_pmcs)
+ * @resume_pmcs: start a period (resume_pmcs)
+ * @write_control: load a state's control registers (write_control)
+ * @isuspend: stop the i-mode counters at a suspend (isuspend); NULL for
+ *	a family without i-mode counters
+ * @iresume: reload them at a resume (iresume)
+ * @select: when a model of the family is chosen, set up what its
+ *	operations read besides the model; may be NULL
+ * @boot: at boot, for the boot CPU's model; may be NULL
+ * @counts_kernel: does counter @i of a control count kernel mode?  NULL:
+ *	the family's counters cannot tell privilege levels apart
+ * @quiesce: stop on this CPU what the cache does not know to be stopped,
+ *	before the PMU goes back; NULL if the counters cannot be stopped
+ * @pmu_responds: does the PMU count?  NULL: ask perf_events, or probe
+ *	the vendor's P6-family event select
+ * @fast_rdpmc: the pmc_map[] bit that reads a counter's low 32 bits
+ * @uses_allocator: the kernel's PMU allocator arbitrates the counters
+ *
+ * Modelled on arch/x86/events/ (one struct x86_pmu per family): each
+ * model points at its family's operations, and perfctr_x86_use_model()
+ * installs them in the static calls (on x86: at every call site).
+ */
+struct perfctr_x86_family_ops {
+	int (*check_control)(struct perfctr_cpu_state *state, int is_global);
+	void (*suspend_pmcs)(struct perfctr_cpu_state *state);
+	void (*resume_pmcs)(struct perfctr_cpu_state *state);
+	void (*write_control)(const struct perfctr_cpu_state *state);
+	void (*isuspend)(struct perfctr_cpu_state *state);
+	void (*iresume)(struct perfctr_cpu_state *state);
+	void (*select)(const struct perfctr_x86_model *m);
+	void (*boot)(const struct perfctr_x86_model *m);
+	bool (*counts_kernel)(const struct perfctr_x86_model *m,
+			      const struct perfctr_cpu_control *cc, unsigned int i);
+	void (*quiesce)(const struct perfctr_x86_model *m, struct perfctr_x86_cache *cache);
+	bool (*pmu_responds)(const struct perfctr_x86_model *m);
+	u32 fast_rdpmc;
+	bool uses_allocator;
 };
+
+extern const struct perfctr_x86_family_ops perfctr_x86_p6_ops;
+extern const struct perfctr_x86_family_ops perfctr_x86_p5_ops;
+extern const struct perfctr_x86_family_ops perfctr_x86_p5mmx_ops;
+extern const struct perfctr_x86_family_ops perfctr_x86_vc3_ops;
+extern const struct perfctr_x86_family_ops perfctr_x86_p4_ops;
 
 /**
  * struct perfctr_x86_model - a CPU model with programmable counters
  * @name: for perfctr_cpu_name
  * @cpu_type: PERFCTR_X86_* value
- * @family: which family's operations run it
+ * @ops: its family's operations
  * @nr_ctrs: number of counters
  * @evntsel_msr: MSR of the first event select (P5 family: the CESR;
  *	P4: the first CCCR)
@@ -48,7 +91,7 @@ enum perfctr_x86_family {
 struct perfctr_x86_model {
 	const char *name;
 	unsigned int cpu_type;
-	enum perfctr_x86_family family;
+	const struct perfctr_x86_family_ops *ops;
 	unsigned int nr_ctrs;
 	u32 evntsel_msr;
 	u32 perfctr_msr;
@@ -87,6 +130,9 @@ struct perfctr_x86_pmu_caps {
 	u8 width;
 	u8 type;
 };
+
+/* pmc_map[] of the architectural perfmon's fixed counter N: this + N. */
+#define PERFCTR_X86_PMC_MAP_FIXED	0x40000000U
 
 /* P4 MSRs: ESCRs 0x3a0..0x3e1 (with holes), replay tagging. */
 #define PERFCTR_P4_ESCR0		0x3a0
@@ -157,6 +203,40 @@ struct perfctr_x86_test_hw {
 extern struct perfctr_x86_test_hw perfctr_x86_test_hw;
 #endif
 bool perfctr_x86_ht_sibling(unsigned int cpu);
+
+/* Shared by the families (core.c). */
+extern const struct perfctr_x86_model *perfctr_x86_cur_model;
+extern bool perfctr_x86_pcint;
+bool perfctr_x86_has_p4_fields(const struct perfctr_cpu_control *cc);
+void perfctr_x86_rdpmc_suspend_pmcs(struct perfctr_cpu_state *state);
+void perfctr_x86_rdpmc_resume_pmcs(struct perfctr_cpu_state *state);
+typedef void (*perfctr_x86_istop_t)(const struct perfctr_cpu_state *state,
+				    struct perfctr_x86_cache *cache);
+void perfctr_x86_imode_suspend(struct perfctr_cpu_state *state, perfctr_x86_istop_t istop);
+void perfctr_x86_imode_resume(struct perfctr_cpu_state *state, perfctr_x86_istop_t istop,
+			      u32 map_mask);
+bool perfctr_x86_msr_responds(u32 msr, u64 bits);
+bool perfctr_x86_perf_pmu_responds(void);
+bool perfctr_x86_pmu_responds(const struct perfctr_x86_model *model);
+
+/* The P6 family (p6.c) and the hybrid CPUs' PMUs (hybrid.c). */
+u32 perfctr_x86_gp_here(void);
+bool perfctr_x86_is_hybrid(const struct perfctr_x86_model *m);
+u32 perfctr_x86_hybrid_gp_here(void);
+const struct perfctr_x86_model *perfctr_x86_hybrid_boot(const struct perfctr_x86_model *boot);
+
+/*
+ * Fold a counter's count since its start into its sum, at the width it is
+ * read with (perfctr_x86_read_width()): a 48-bit counter may advance by
+ * up to 2^48 between two folds, not 2^32, which a core retiring several
+ * instructions a cycle passes in a fraction of a second.
+ */
+static __always_inline void perfctr_x86_fold(struct perfctr_pmc_state *pmc, u64 now)
+{
+	pmc->sum += perfctr_pmc_delta(now, pmc->start, pmc->width);
+	pmc->start = now;
+}
+
 struct perfctr_x86_cache *perfctr_x86_this_cache(void);
 void perfctr_x86_use_model(const struct perfctr_x86_model *model);
 void perfctr_x86_get_ops(struct perfctr_x86_ops *ops);

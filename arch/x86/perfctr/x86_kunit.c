@@ -43,6 +43,20 @@
 #define F_PMI	BIT(3)
 #define FIXED_CTRL_MSR	0x38d
 
+/* The family whose registers the simulated PMU plays: by its operations. */
+enum sim_family { SIM_P6, SIM_P5, SIM_VC3, SIM_P4 };
+
+static enum sim_family sim_family(const struct perfctr_x86_model *m)
+{
+	if (m->ops == &perfctr_x86_p5_ops || m->ops == &perfctr_x86_p5mmx_ops)
+		return SIM_P5;
+	if (m->ops == &perfctr_x86_vc3_ops)
+		return SIM_VC3;
+	if (m->ops == &perfctr_x86_p4_ops)
+		return SIM_P4;
+	return SIM_P6;
+}
+
 struct sim_pmu {
 	const struct perfctr_x86_model *model;
 	u64 evntsel[PERFCTR_NRCTRS];
@@ -76,7 +90,7 @@ static bool sim_write_counter(u32 msr, u64 val)
 	u64 mask = GENMASK_ULL(sim.width - 1, 0);
 	u32 idx = msr - m->perfctr_msr;
 
-	if (m->family != PERFCTR_X86_FAM_P6)
+	if (sim_family(m) != SIM_P6)
 		return false;
 	if (m->ovf_ctrl_msr && msr == m->ovf_ctrl_msr) {
 		sim.ovf_cleared |= val;
@@ -136,7 +150,7 @@ static bool sim_counting(unsigned int i)
 {
 	u64 sel = sim.evntsel[i];
 
-	if (sim.model->family != PERFCTR_X86_FAM_P6)
+	if (sim_family(sim.model) != SIM_P6)
 		return simx_counting(i);
 	if (!(sel & (USR | OS)) || !(sel & 0xff))
 		return false;
@@ -161,12 +175,12 @@ static void sim_advance(u64 events)
 	for (i = 0; i < sim.model->nr_ctrs; i++) {
 		if (!sim_counting(i))
 			continue;
-		if (sim.model->family == PERFCTR_X86_FAM_P6 && sim.evntsel[i] & INT &&
+		if (sim_family(sim.model) == SIM_P6 && sim.evntsel[i] & INT &&
 		    sim.ctr[i] + events > mask) {
 			sim.pmis++;
 			sim.status |= BIT_ULL(i);
 		}
-		if (sim.model->family == PERFCTR_X86_FAM_P4 && sim.ctr[i] + events > mask) {
+		if (sim_family(sim.model) == SIM_P4 && sim.ctr[i] + events > mask) {
 			sim.evntsel[i] |= BIT(31);		/* the CCCR's OVF flag */
 			if (sim.evntsel[i] & BIT(26))		/* OVF_PMI_T0 */
 				sim.pmis++;
@@ -1437,13 +1451,13 @@ static bool simx_counting(unsigned int i)
 	const struct perfctr_x86_model *m = sim.model;
 	u32 half, escr;
 
-	switch (m->family) {
-	case PERFCTR_X86_FAM_P5:
+	switch (sim_family(m)) {
+	case SIM_P5:
 		half = (sim.cesr >> (16 * i)) & 0xffff;
 		return (half & 0x3f) && (!m->cpl || half & m->cpl);
-	case PERFCTR_X86_FAM_VC3:	/* PERFCTR0 is the TSC: not simulated */
+	case SIM_VC3:	/* PERFCTR0 is the TSC: not simulated */
 		return i == 1 && (sim.evntsel[1] & 0xff);
-	case PERFCTR_X86_FAM_P4:
+	case SIM_P4:
 		if (!(sim.evntsel[i] & C_ENABLE))
 			return false;
 		escr = sdm_escr[i][(sim.evntsel[i] >> 13) & 7];
@@ -1458,20 +1472,20 @@ static void simx_wrmsr(u32 msr, u64 val)
 	if (sim.wrmsrs < ARRAY_SIZE(sim.log))
 		sim.log[sim.wrmsrs] = msr;
 	sim.wrmsrs++;
-	switch (sim.model->family) {
-	case PERFCTR_X86_FAM_P5:
+	switch (sim_family(sim.model)) {
+	case SIM_P5:
 		if (msr == CESR_MSR) {
 			sim.cesr = val;
 			return;
 		}
 		break;
-	case PERFCTR_X86_FAM_VC3:
+	case SIM_VC3:
 		if (msr == 0x187) {
 			sim.evntsel[1] = val;
 			return;
 		}
 		break;
-	case PERFCTR_X86_FAM_P4:
+	case SIM_P4:
 		if (msr >= CCCR_MSR(0) && msr < CCCR_MSR(18)) {
 			sim.evntsel[msr - CCCR_MSR(0)] = val;
 			return;
@@ -1501,7 +1515,7 @@ static void simx_wrmsr(u32 msr, u64 val)
 static u64 simx_rdmsr(u32 msr)
 {
 	sim.rdmsrs++;
-	if (sim.model->family == PERFCTR_X86_FAM_P5 && (msr == 0x12 || msr == 0x13))
+	if (sim_family(sim.model) == SIM_P5 && (msr == 0x12 || msr == 0x13))
 		return sim.ctr[msr - 0x12];
 	sim.stray++;
 	return 0;
@@ -1513,11 +1527,11 @@ static u64 simx_rdpmc(u32 map)
 	const struct perfctr_x86_model *m = sim.model;
 
 	sim.rdpmcs++;
-	if (m->family == PERFCTR_X86_FAM_P4 && (map & ~FAST) < 18)
+	if (sim_family(m) == SIM_P4 && (map & ~FAST) < 18)
 		return map & FAST ? (u32)sim.ctr[map & ~FAST] : sim.ctr[map & ~FAST];
-	if (m->family == PERFCTR_X86_FAM_P5 && !m->no_rdpmc && map < 2)
+	if (sim_family(m) == SIM_P5 && !m->no_rdpmc && map < 2)
 		return sim.ctr[map];
-	if (m->family == PERFCTR_X86_FAM_VC3 && map == 1)
+	if (sim_family(m) == SIM_VC3 && map == 1)
 		return (u32)sim.ctr[1];
 	sim.stray++;	/* no RDPMC (P5), or not a counter of ours */
 	return 0;
@@ -1684,7 +1698,7 @@ static void p5_family_features(struct kunit *test)
 		perfctr_cpu_fill_info(&info);
 		KUNIT_EXPECT_EQ_MSG(test, t[i].type, info.cpu_type, "%s", t[i].m->name);
 		KUNIT_EXPECT_EQ_MSG(test, t[i].features |
-				    (t[i].m->family == PERFCTR_X86_FAM_P4 ? p4_pcint : 0),
+				    (sim_family(t[i].m) == SIM_P4 ? p4_pcint : 0),
 				    info.cpu_features & ~PERFCTR_FEATURE_TSC_CONSTANT,
 				    "%s", t[i].m->name);
 		KUNIT_EXPECT_STREQ(test, t[i].m->name, perfctr_cpu_name);
@@ -3370,7 +3384,7 @@ static bool counts_kernel1(struct kunit *test, const struct perfctr_x86_model *m
 {
 	struct perfctr_cpu_state *st;
 
-	if (m->family == PERFCTR_X86_FAM_P6)
+	if (sim_family(m) == SIM_P6)
 		sim_setup(test, m, 48);
 	else
 		simx_setup(test, m, 40);
