@@ -12,6 +12,7 @@ src=$CACHE/pristine
 p=0 f=0
 for patch in "$TOP"/patches/*.patch; do
 	name=$(basename "$patch")
+	[[ $name == 0000-cover-letter.patch ]] && continue
 	if out=$(cd "$src" && perl scripts/checkpatch.pl --strict \
 			--ignore FILE_PATH_CHANGES,ARCH_INCLUDE_LINUX \
 			-q "$patch" 2>&1); then
