@@ -266,6 +266,9 @@ int perfex_add_event(const struct perfctr_info *info, struct perfctr_cpu_control
 	long pmc = -1;
 	int from_pfm = 0;
 
+	if (!perfctr_info_nrctrs(info))
+		return fail(err, errlen, "%s: the CPU model (%s) has no programmable counters: "
+			    "perfex counts the TSC only", spec, perfctr_info_cpu_name(info));
 	if (i >= PERFCTR_NRCTRS || i >= perfctr_info_nrctrs(info))
 		return fail(err, errlen, "%s: too many events: the CPU (%s) has %u counters",
 			    spec, perfctr_info_cpu_name(info), perfctr_info_nrctrs(info));
