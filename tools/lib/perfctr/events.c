@@ -189,6 +189,20 @@ static int pfm_encode(const char *name, unsigned long long *code, char **fstr,
 	arg.fstr = fstr;
 	/* User mode only unless the name says otherwise (":k"). */
 	ret = pfm_get_os_event_encoding(name, PFM_PLM3, PFM_OS_NONE, &arg);
+	if ((ret == PFM_ERR_NOTFOUND || ret == PFM_ERR_ATTR) && strchr(name, '.')) {
+		/* perf's and Intel's EVENT.UMASK is libpfm4's EVENT:UMASK. */
+		char *alt = strdup(name), *dot;
+
+		if (!alt)
+			return fail(err, errlen, "out of memory");
+		while ((dot = strchr(alt, '.')))
+			*dot = ':';
+		memset(&arg, 0, sizeof(arg));
+		arg.size = sizeof(arg);
+		arg.fstr = fstr;
+		ret = pfm_get_os_event_encoding(alt, PFM_PLM3, PFM_OS_NONE, &arg);
+		free(alt);
+	}
 	if (ret != PFM_SUCCESS)
 		return fail(err, errlen, "%s: %s", name, pfm_strerror(ret));
 	codes = arg.codes;
@@ -204,6 +218,20 @@ static int pfm_encode(const char *name, unsigned long long *code, char **fstr,
 	}
 	*code = codes[0];
 	free(codes);
+	/* Only a core PMU's encodings are event selects (not perf's generic events). */
+	{
+		pfm_event_info_t einfo = { .size = sizeof(einfo) };
+		pfm_pmu_info_t pinfo = { .size = sizeof(pinfo) };
+
+		if (pfm_get_event_info(arg.idx, PFM_OS_NONE, &einfo) != PFM_SUCCESS ||
+		    pfm_get_pmu_info(einfo.pmu, &pinfo) != PFM_SUCCESS ||
+		    pinfo.type != PFM_PMU_TYPE_CORE) {
+			free(*fstr);
+			*fstr = NULL;
+			return fail(err, errlen, "%s: not an event of the CPU's core PMU (%s)", name,
+				    pinfo.name ? pinfo.name : "unknown PMU");
+		}
+	}
 	return 0;
 }
 
