@@ -91,6 +91,15 @@ fi
 "$out/gcc/tests/libperfctr_test" --perfex "$out/gcc/perfex" >"$out/test.log" 2>&1
 result $? "libperfctr_test on the host (skips without perfctr)"
 
+if [ -x "$out/gcc/tests/events_test" ]; then
+	LIBPFM_FORCE_PMU=amd64_fam17h_zen2 "$out/gcc/tests/events_test" >"$out/events.log" 2>&1
+	st=$?
+	grep '^not ok' "$out/events.log"
+	result $st "perfex event encoding (libpfm4, forced AMD Zen 2 tables)"
+else
+	echo "ok $((n = n + 1)) perfex event encoding # SKIP built without libpfm4"
+fi
+
 echo "1..$n"
 echo "# host: $((n - fails)) passed, $fails failed (output in $out)"
 [ $fails -eq 0 ]
