@@ -47,7 +47,9 @@ hdr=$out/hdr
 kbarch=$karch; [[ $arch == i386 ]] && kbarch=i386	# as build-kernel.sh
 make -s -C "$src" O="$out" ARCH=$kbarch INSTALL_HDR_PATH="$hdr" headers_install
 build_tests() {	# out-dir cc
-	mkdir -p "$1"
+	# From scratch: make tracks the sources, not the installed headers,
+	# and a binary built against another ABI would read the state wrong.
+	rm -rf "$1"; mkdir -p "$1"
 	make -s -C "$src/tools/testing/selftests/perfctr" OUTPUT="$1" CC="$2" \
 		KHDR_INCLUDES="-I$hdr/include" LDFLAGS=-static all >"$1.log" 2>&1 ||
 		{ cat "$1.log" >&2; die "selftests do not build with $2"; }

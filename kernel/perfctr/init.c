@@ -92,6 +92,7 @@ SYSCALL_DEFINE3(perfctr_info, struct perfctr_info __user *, info,
 		struct perfctr_cpu_mask __user *, forbidden)
 {
 	u32 cpus_words = 0, forbidden_words = 0;
+	struct perfctr_info now;
 	int err;
 
 	if (!perfctr_ready())
@@ -102,7 +103,13 @@ SYSCALL_DEFINE3(perfctr_info, struct perfctr_info __user *, info,
 	if (err)
 		return err;
 
-	if (info && copy_to_user(info, &perfctr_info, sizeof(*info)))
+	/*
+	 * The driver's part again: its status (PERFCTR_FEATURE_PMU_BUSY) and
+	 * what perf's rdpmc knob allows are as of this call, not of boot.
+	 */
+	now = perfctr_info;
+	perfctr_cpu_fill_info(&now);
+	if (info && copy_to_user(info, &now, sizeof(*info)))
 		return -EFAULT;
 	if (cpus) {
 		err = perfctr_put_cpumask(cpus, cpus_words, cpu_online_mask);

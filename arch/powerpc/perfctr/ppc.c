@@ -305,6 +305,23 @@ void perfctr_cpu_release(const char *service)
 }
 
 /**
+ * perfctr_cpu_fill_info - fill the CPU part of struct perfctr_info
+ * @info: filled in
+ */
+void perfctr_cpu_fill_info(struct perfctr_info *info)
+{
+	info->cpu_type = perfctr_model ? perfctr_model->cpu_type : PERFCTR_PPC_GENERIC;
+	/* The timebase ticks at a fixed rate, not with the core's clock. */
+	info->cpu_features = PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_TSC_CONSTANT |
+			     (perfctr_model ? perfctr_model->features : 0);
+	info->cpu_khz = ppc_proc_freq / 1000;
+	info->tsc_to_cpu_mult = max(1UL, ppc_proc_freq / max(1UL, ppc_tb_freq));
+	/* A read of the reservation: asking takes nothing from perf_events. */
+	if (perfctr_model && !READ_ONCE(perfctr_current_service) && pmc_hardware_reserved())
+		info->cpu_features |= PERFCTR_FEATURE_PMU_BUSY;
+}
+
+/**
  * perfctr_cpu_init - detect the CPU and choose its model
  *
  * Return: 0 (the timebase is always there).
@@ -341,16 +358,3 @@ int __init perfctr_cpu_init(void)
  */
 void perfctr_cpu_exit(void) { }
 
-/**
- * perfctr_cpu_fill_info - fill the CPU part of struct perfctr_info
- * @info: filled in
- */
-void perfctr_cpu_fill_info(struct perfctr_info *info)
-{
-	info->cpu_type = perfctr_model ? perfctr_model->cpu_type : PERFCTR_PPC_GENERIC;
-	/* The timebase ticks at a fixed rate, not with the core's clock. */
-	info->cpu_features = PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_TSC_CONSTANT |
-			     (perfctr_model ? perfctr_model->features : 0);
-	info->cpu_khz = ppc_proc_freq / 1000;
-	info->tsc_to_cpu_mult = max(1UL, ppc_proc_freq / max(1UL, ppc_tb_freq));
-}

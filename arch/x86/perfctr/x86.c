@@ -1495,6 +1495,30 @@ fail:
 	return false;
 }
 
+/*
+ * Does another user hold the PMU now?  Read from the PMU allocator's
+ * ownership bits and KVM's mediated-vPMU count: nothing is taken, so
+ * asking never denies the PMU to perf_events, as a trial reservation
+ * would for as long as it lasted.  perfctr's own reservation is not
+ * "another user": its states share it.
+ */
+static bool perfctr_x86_pmu_busy(void)
+{
+	const struct perfctr_x86_model *m = perfctr_model;
+	unsigned int i;
+
+	if (!m || READ_ONCE(perfctr_current_service))
+		return false;
+	if (perf_mediated_pmu_in_use())
+		return true;
+	if (!perfctr_x86_uses_allocator(m))
+		return false;
+	for (i = 0; i < m->nr_ctrs; i++)
+		if (perfctr_nmi_reserved(m->perfctr_msr + i * m->evntsel_stride))
+			return true;
+	return false;
+}
+
 /**
  * perfctr_cpu_rdpmc_get - let user space in @mm read the counters
  * @mm: the mm of a thread whose state has programmable counters
@@ -2080,4 +2104,6 @@ void perfctr_cpu_fill_info(struct perfctr_info *info)
 	info->tsc_to_cpu_mult = 1;
 	if (boot_cpu_has(X86_FEATURE_CONSTANT_TSC))
 		info->cpu_features |= PERFCTR_FEATURE_TSC_CONSTANT;
+	if (perfctr_x86_pmu_busy())
+		info->cpu_features |= PERFCTR_FEATURE_PMU_BUSY;
 }

@@ -1180,6 +1180,35 @@ static const struct perfctr_x86_model *boot_vendor_model(struct kunit *test)
 	return NULL;
 }
 
+/*
+ * PERFCTR_FEATURE_PMU_BUSY is read, not taken: perf_events' hold is
+ * played by reserving counter 0 in the PMU allocator as perf does.
+ */
+static void pmu_busy_reported_without_taking_it(struct kunit *test)
+{
+	const struct perfctr_x86_model *m = boot_vendor_model(test);
+	struct perfctr_info info = {};
+
+	perfctr_x86_use_model(m);
+	perfctr_cpu_fill_info(&info);
+	if (info.cpu_features & PERFCTR_FEATURE_PMU_BUSY)
+		kunit_skip(test, "the PMU is held by perf_events already");
+	KUNIT_ASSERT_TRUE(test, reserve_perfctr_nmi(m->perfctr_msr));
+	perfctr_cpu_fill_info(&info);
+	KUNIT_EXPECT_TRUE(test, info.cpu_features & PERFCTR_FEATURE_PMU_BUSY);
+	/* Asking took nothing: the next counter is still free. */
+	KUNIT_EXPECT_TRUE(test, reserve_perfctr_nmi(m->perfctr_msr + m->evntsel_stride));
+	release_perfctr_nmi(m->perfctr_msr + m->evntsel_stride);
+	release_perfctr_nmi(m->perfctr_msr);
+	perfctr_cpu_fill_info(&info);
+	KUNIT_EXPECT_FALSE(test, info.cpu_features & PERFCTR_FEATURE_PMU_BUSY);
+	/* perfctr's own hold is not another user's. */
+	reserve_or_skip(test);
+	perfctr_cpu_fill_info(&info);
+	perfctr_cpu_release(test_service);
+	KUNIT_EXPECT_FALSE(test, info.cpu_features & PERFCTR_FEATURE_PMU_BUSY);
+}
+
 static void reserve_takes_the_pmu_from_perf(struct kunit *test)
 {
 	const struct perfctr_x86_model *m = boot_vendor_model(test);
@@ -3546,6 +3575,7 @@ static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(detect_each_family),
 	KUNIT_CASE(static_calls_follow_each_family),
 #ifdef CONFIG_X86_LOCAL_APIC
+	KUNIT_CASE(pmu_busy_reported_without_taking_it),
 	KUNIT_CASE(reserve_takes_the_pmu_from_perf),
 	KUNIT_CASE(reserve_refused_while_perf_holds),
 	KUNIT_CASE(reserve_forgets_the_cached_controls),

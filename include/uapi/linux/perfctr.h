@@ -81,6 +81,12 @@
  * TSC ticks are not core cycles (the ratio is unknown).
  */
 #define PERFCTR_FEATURE_TSC_CONSTANT	0x08
+/*
+ * Status, as of the call: another user holds the PMU (perf_events'
+ * hardware events -- the NMI watchdog on most distributions -- or a KVM
+ * guest's mediated vPMU), so a control with PMCs gets EBUSY now.
+ */
+#define PERFCTR_FEATURE_PMU_BUSY	0x10
 
 /**
  * struct perfctr_info - what sys_perfctr_info() reports

@@ -769,6 +769,16 @@ static int perf_hw_open(void)
 	return syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
 }
 
+/* PERFCTR_FEATURE_PMU_BUSY as perfctr_info() reports it now; -1 on error. */
+static int pmu_busy(void)
+{
+	struct perfctr_info info;
+
+	if (perfctr_info(&info, NULL, NULL))
+		return -1;
+	return !!(info.cpu_features & PERFCTR_FEATURE_PMU_BUSY);
+}
+
 TEST(perf_and_perfctr_exclude_each_other)
 {
 	static const unsigned int map[] = { PMC5 };
@@ -782,15 +792,21 @@ TEST(perf_and_perfctr_exclude_each_other)
 	/* The TSC alone does not hold the PMU. */
 	vperfctr_control_tsc(&tsc, 1);
 	ASSERT_EQ(0, vperfctr_control(fd, &tsc));
+	EXPECT_EQ(0, pmu_busy());
 	pfd = perf_hw_open();
 	ASSERT_LE(0, pfd) TH_LOG("perf_event_open: %s", strerror(errno));
-	/* perf holds it: perfctr's PMCs are refused, and nothing changes. */
+	/* perf holds it: perfctr_info() says so, and asking takes nothing. */
+	EXPECT_EQ(1, pmu_busy());
+	EXPECT_EQ(1, pmu_busy());
+	/* perfctr's PMCs are refused, and nothing changes. */
 	amode(&c, MMCR0_FCS, 1, map, NULL);
 	EXPECT_EQ(-1, vperfctr_control(fd, &c));
 	EXPECT_EQ(EBUSY, errno);
 	close(pfd);
-	/* Released: perfctr takes it, and perf is refused. */
+	EXPECT_EQ(0, pmu_busy());
+	/* Released: perfctr takes it (its own hold is not "busy"), and perf is refused. */
 	ASSERT_EQ(0, vperfctr_control(fd, &c));
+	EXPECT_EQ(0, pmu_busy());
 	EXPECT_EQ(-1, perf_hw_open());
 	EXPECT_EQ(EBUSY, errno);
 	/* Back to the TSC alone: perf can have it again. */

@@ -267,7 +267,9 @@ TEST(info_versions_and_features)
 	EXPECT_EQ(model_has_pcint(), !!(info.cpu_features & PERFCTR_FEATURE_PCINT));
 	EXPECT_GT(info.cpu_khz, 0);
 	EXPECT_GE(info.tsc_to_cpu_mult, 1);
-#if defined(__x86_64__) || defined(__i386__)
+#ifdef _ARCH_PPC
+	EXPECT_TRUE(info.cpu_features & PERFCTR_FEATURE_TSC_CONSTANT);	/* the timebase */
+#else
 	{
 		char buf[4096];
 		const char *flags = cpuinfo_field("flags", buf, sizeof(buf));
@@ -277,8 +279,6 @@ TEST(info_versions_and_features)
 		EXPECT_EQ(!!strstr(flags, " constant_tsc"),
 			  !!(info.cpu_features & PERFCTR_FEATURE_TSC_CONSTANT));
 	}
-#else
-	EXPECT_TRUE(info.cpu_features & PERFCTR_FEATURE_TSC_CONSTANT);	/* the timebase */
 #endif
 	EXPECT_EQ(0, info._reserved[0] | info._reserved[1] | info._reserved[2]);
 }
@@ -856,7 +856,7 @@ TEST(exec_cloexec_unlinks)
 	EXPECT_EQ(10, run_exec(VPERFCTR_CONTROL_CLOEXEC, self_exe, 0));
 }
 
-#if defined(__x86_64__) || defined(__i386__)
+#ifndef _ARCH_PPC
 /*
  * RDPMC from the first instruction after exec: exec's switch to the new
  * mm recomputes CR4.PCE from that mm, and the state that survives exec
@@ -1365,7 +1365,7 @@ TEST(abi_layout_matches_kernel)
 int main(int argc, char **argv)
 {
 	self_exe = argv[0];
-#if defined(__x86_64__) || defined(__i386__)
+#ifndef _ARCH_PPC
 	if (argc == 2 && !strcmp(argv[1], "--rdpmc-child"))
 		return rdpmc_child();
 #endif
