@@ -59,10 +59,8 @@ static int free_pmc(const struct perfctr_cpu_control *cc, unsigned int nr, unsig
 	return -1;
 }
 
-#if defined(__i386__) || defined(__x86_64__)
-#define X86_USR		(1U << 16)
-#define X86_OS		(1U << 17)
-#define X86_INT		(1U << 20)
+#ifndef _ARCH_PPC	/* x86 */
+#define X86_INT		0x00100000U	/* evntsel bit 20: interrupt on overflow */
 
 const char *perfex_event_syntax(void)
 {
@@ -228,8 +226,8 @@ static int pfm_encode(const char *name, unsigned long long *code, char **fstr,
 		    pinfo.type != PFM_PMU_TYPE_CORE) {
 			free(*fstr);
 			*fstr = NULL;
-			return fail(err, errlen, "%s: not an event of the CPU's core PMU (%s)", name,
-				    pinfo.name ? pinfo.name : "unknown PMU");
+			return fail(err, errlen, "%s: not an event of the CPU's core PMU (%s)",
+				    name, pinfo.name ? pinfo.name : "unknown PMU");
 		}
 	}
 	return 0;
@@ -295,8 +293,9 @@ int perfex_add_event(const struct perfctr_info *info, struct perfctr_cpu_control
 	int from_pfm = 0;
 
 	if (!perfctr_info_nrctrs(info))
-		return fail(err, errlen, "%s: the CPU model (%s) has no programmable counters: "
-			    "perfex counts the TSC only", spec, perfctr_info_cpu_name(info));
+		return fail(err, errlen,
+			    "%s: the CPU model (%s) has no programmable counters: perfex counts the TSC only",
+			    spec, perfctr_info_cpu_name(info));
 	if (i >= PERFCTR_NRCTRS || i >= perfctr_info_nrctrs(info))
 		return fail(err, errlen, "%s: too many events: the CPU (%s) has %u counters",
 			    spec, perfctr_info_cpu_name(info), perfctr_info_nrctrs(info));

@@ -22,7 +22,6 @@
 #define __NR_vperfctr_read	PERFCTR_NR_VREAD
 #endif
 
-
 int perfctr_sys_info(struct perfctr_info *info, struct perfctr_cpu_mask *cpus,
 		     struct perfctr_cpu_mask *forbidden)
 {
@@ -148,7 +147,7 @@ int _vperfctr_read_children(int fd, struct perfctr_sum_ctrs *sum)
 {
 	(void)fd;
 	(void)sum;
-	errno = ENOSYS;
+	errno = EOPNOTSUPP;
 	return -1;
 }
 

@@ -21,7 +21,8 @@ int _perfctr_abi_check_fd(int fd, unsigned int user_abi_version)
 		return -1;
 	}
 	if ((info.abi_version ^ user_abi_version) & 0xff00ff00) {
-		fprintf(stderr, "perfctr: ABI major version mismatch: kernel 0x%08x, library 0x%08x\n",
+		fprintf(stderr,
+			"perfctr: ABI major version mismatch: kernel 0x%08x, library 0x%08x\n",
 			info.abi_version, user_abi_version);
 		errno = EPROTO;
 		return -1;
@@ -64,7 +65,7 @@ struct perfctr_cpus_info *perfctr_cpus_info(int fd)
 	return ci;
 }
 
-#if defined(__i386__) || defined(__x86_64__)
+#ifndef _ARCH_PPC	/* x86 */
 #include <cpuid.h>
 
 /* Architectural perfmon (CPUID 0xA): general plus fixed counters. */
@@ -183,7 +184,7 @@ void perfctr_cpu_control_print(const struct perfctr_cpu_control *control)
 		printf("pebs_matrix_vert\t0x%08X\n", control->p4.pebs_matrix_vert);
 }
 
-#elif defined(__powerpc__)
+#else	/* powerpc */
 
 unsigned int perfctr_info_nrctrs(const struct perfctr_info *info)
 {
@@ -238,8 +239,6 @@ void perfctr_cpu_control_print(const struct perfctr_cpu_control *control)
 		printf("mmcr2\t\t\t0x%08X\n", control->ppc.mmcr2);
 }
 
-#else
-#error "perfctr supports x86 and powerpc only"
 #endif
 
 const char *perfctr_info_cpu_name(const struct perfctr_info *info)

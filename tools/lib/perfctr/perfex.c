@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "compiler.h"
 #include "events.h"
 
 static const char *prog = "perfex";
@@ -38,7 +39,7 @@ static void usage(FILE *f)
 		"Raw events: %s\n", prog, prog, perfex_event_syntax());
 }
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static __printf(1, 2) __noreturn void die(const char *fmt, ...);
 static void die(const char *fmt, ...)
 {
 	va_list ap;
@@ -79,6 +80,7 @@ static int send_state(int sock, int err, int fd, const char *what)
 	return sendmsg(sock, &msg, 0) < 0 ? -1 : 0;
 }
 
+/* Parent side: 0, or the child's failure as a negative errno. */
 static int recv_state(int sock, int *fd, char *what, size_t whatlen)
 {
 	char cbuf[CMSG_SPACE(sizeof(int))];
@@ -99,14 +101,14 @@ static int recv_state(int sock, int *fd, char *what, size_t whatlen)
 	n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
 	if (n != (ssize_t)sizeof(payload)) {
 		snprintf(what, whatlen, "the child died before it set up its counters");
-		return EPIPE;
+		return -EPIPE;
 	}
 	for (cmsg = CMSG_FIRSTHDR(&msg); cmsg; cmsg = CMSG_NXTHDR(&msg, cmsg))
 		if (cmsg->cmsg_level == SOL_SOCKET && cmsg->cmsg_type == SCM_RIGHTS)
 			memcpy(fd, CMSG_DATA(cmsg), sizeof(int));
 	payload.what[sizeof(payload.what) - 1] = 0;
 	snprintf(what, whatlen, "%s", payload.what);
-	return payload.err;
+	return -payload.err;
 }
 
 static void json_string(FILE *f, const char *s)
@@ -131,7 +133,7 @@ static void print_text(FILE *f, const struct perfctr_cpu_control *cc,
 	fprintf(f, "tsc\t\t\t%19llu\n", (unsigned long long)sum->tsc);
 	for (i = 0; i < cc->nractrs; i++) {
 		fprintf(f, "event 0x%08X", cc->evntsel[i]);
-#if defined(__i386__) || defined(__x86_64__)
+#ifndef _ARCH_PPC	/* x86 */
 		if (cc->p4.escr[i])
 			fprintf(f, "/0x%08X", cc->p4.escr[i]);
 #endif
@@ -153,8 +155,9 @@ static void print_json(FILE *f, const struct perfctr_info *info,
 	for (i = 0; i < cc->nractrs; i++) {
 		fprintf(f, "%s{\"name\": ", i ? ", " : "");
 		json_string(f, ev->name[i]);
-		fprintf(f, ", \"code\": \"0x%llx\", \"pmc\": %u, \"evntsel\": \"0x%08x\", "
-			"\"count\": %llu}", ev->code[i], cc->pmc_map[i], cc->evntsel[i],
+		fprintf(f,
+			", \"code\": \"0x%llx\", \"pmc\": %u, \"evntsel\": \"0x%08x\", \"count\": %llu}",
+			ev->code[i], cc->pmc_map[i], cc->evntsel[i],
 			(unsigned long long)sum->pmc[i]);
 	}
 	fprintf(f, "]");
@@ -232,10 +235,11 @@ int main(int argc, char **argv)
 		}
 	}
 	if (perfctr_sys_info(&info, NULL, NULL)) {
-		if (errno == ENOSYS)
-			die("perfctr_info: %s: this kernel has no perfctr (CONFIG_PERFCTR)",
-			    strerror(errno));
-		die("perfctr_info: %s", strerror(errno));
+		/* ENODEV: the driver did not initialise; otherwise (ENOSYS) no perfctr. */
+		if (errno == ENODEV)
+			die("perfctr_info: %s", strerror(errno));
+		die("perfctr_info: %s: this kernel has no perfctr (CONFIG_PERFCTR)",
+		    strerror(errno));
 	}
 	for (i = 0; i < nspecs; i++)
 		if (perfex_add_event(&info, &control.cpu_control, &ev, specs[i], errbuf,
@@ -291,11 +295,11 @@ int main(int argc, char **argv)
 		if (errno != EINTR)
 			die("waitpid: %s", strerror(errno));
 	if (err) {
-		fprintf(stderr, "%s: %s: %s\n", prog, what, strerror(err));
-		if (err == EINVAL && control.cpu_control.nractrs)
-			fprintf(stderr, "%s: the CPU model (%s) refused the events: a counter it "
-				"lacks, or an event select it does not take\n", prog,
-				perfctr_info_cpu_name(&info));
+		fprintf(stderr, "%s: %s: %s\n", prog, what, strerror(-err));
+		if (err == -EINVAL && control.cpu_control.nractrs)
+			fprintf(stderr,
+				"%s: the CPU model (%s) refused the events: a counter it lacks, or an event select it does not take\n",
+				prog, perfctr_info_cpu_name(&info));
 		return 125;
 	}
 	if (fd < 0)

@@ -40,7 +40,8 @@ make -s -C "$src" OUTPUT="$out/gcc/" PREFIX=/opt/perfctr DESTDIR="$dest" install
 st=0
 for f in include/libperfctr.h lib/libperfctr.a lib/libperfctr.so.3 lib/libperfctr.so \
 	 lib/pkgconfig/libperfctr.pc bin/perfex share/man/man1/perfex.1 \
-	 share/man/man2/perfctr_info.2 share/man/man2/vperfctr_read.2 share/man/man3/libperfctr.3; do
+	 share/man/man2/perfctr_info.2 share/man/man2/vperfctr_read.2 \
+	 share/man/man3/libperfctr.3; do
 	[ -e "$dest/opt/perfctr/$f" ] || { echo "# missing $f"; st=1; }
 done
 result $st "make install"
@@ -57,8 +58,8 @@ int main(void)
 }
 EOT
 PKG_CONFIG_SYSROOT_DIR=$dest PKG_CONFIG_LIBDIR=$dest/opt/perfctr/lib/pkgconfig \
-	sh -c 'gcc -Wall -Werror -I"$1" -o "$2/use" "$2/use.c" $(pkg-config --cflags --libs libperfctr)' \
-	sh "$out/gcc/hdr" "$out"
+	sh -c 'gcc -Wall -Werror -I"$1" -o "$2/use" "$2/use.c" \
+		$(pkg-config --cflags --libs libperfctr)' sh "$out/gcc/hdr" "$out"
 result $? "pkg-config: compile and link against the installed library"
 
 # Man pages: no warnings from man (groff), nor from mandoc if present.

@@ -36,8 +36,8 @@ int main(void)
 	check(!r && (cc.evntsel[2] & 0x30000) == 0x20000 && cc.pmc_map[2] == 1,
 	      "kernel-mode modifier; next free counter", err);
 	r = perfex_add_event(&info, &cc, &ev, "0x1000000c0", err, sizeof(err));
-	check(!r && cc.evntsel_high[3] == 1 && cc.evntsel[3] == 0xc0, "raw bits 32-63 to evntsel_high",
-	      err);
+	check(!r && cc.evntsel_high[3] == 1 && cc.evntsel[3] == 0xc0,
+	      "raw bits 32-63 to evntsel_high", err);
 	r = perfex_add_event(&info, &cc, &ev, "NO_SUCH_EVENT", err, sizeof(err));
 	check(r && strstr(err, "NO_SUCH_EVENT"), "unknown name refused", err);
 	r = perfex_add_event(&info, &cc, &ev, "0x12/0x3/", err, sizeof(err));

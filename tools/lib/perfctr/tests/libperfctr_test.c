@@ -11,6 +11,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,10 +23,11 @@
 
 #include <libperfctr.h>
 
+#include "../compiler.h"
+
 static int nr_test, nr_fail;
 
-static void result(int ok, const char *name, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static __printf(3, 4) void result(int ok, const char *name, const char *fmt, ...);
 static void result(int ok, const char *name, const char *fmt, ...)
 {
 	va_list ap;
@@ -60,15 +62,19 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static volatile unsigned long sink;
+/* Written so that the compiler keeps the busy loop. */
+static atomic_ulong sink;
 
 static void spin_ms(double ms)
 {
 	double end = now_ms() + ms;
+	unsigned long v;
 
 	while (now_ms() < end)
-		for (int i = 0; i < 1000; i++)
-			sink += i;
+		for (int i = 0; i < 1000; i++) {
+			v = atomic_load_explicit(&sink, memory_order_relaxed);
+			atomic_store_explicit(&sink, v + i, memory_order_relaxed);
+		}
 }
 
 static struct perfctr_info info;
@@ -77,7 +83,7 @@ static unsigned int nrctrs;
 /* One counting event this model takes, or 0 (generic models). */
 static int pmc_event(struct perfctr_cpu_control *cc)
 {
-#if defined(__i386__) || defined(__x86_64__)
+#ifndef _ARCH_PPC	/* x86 */
 	switch (info.cpu_type) {
 	case PERFCTR_X86_INTEL_CORE:
 	case PERFCTR_X86_INTEL_CORE2:
@@ -143,7 +149,7 @@ static void test_info(void)
 	CHECK(nrctrs <= PERFCTR_NRCTRS && (info.cpu_type != 0 || nrctrs == 0),
 	      "perfctr_info_nrctrs", "%u", nrctrs);
 	ci = perfctr_cpus_info(-1);
-	CHECK(ci != NULL, "perfctr_cpus_info", "%s", strerror(errno));
+	CHECK(ci, "perfctr_cpus_info", "%s", strerror(errno));
 	if (ci) {
 		cpu = sched_getcpu();
 		for (i = 0; i < ci->cpus->nrwords * 32; i++)
@@ -180,7 +186,8 @@ static void test_raw(void)
 		close(fd2);
 	memset(&c, 0, sizeof(c));
 	c.flags = 0x80;
-	CHECK(perfctr_sys_vcontrol(fd, &c) < 0 && errno == EINVAL, "raw vcontrol bad flags: EINVAL");
+	CHECK(perfctr_sys_vcontrol(fd, &c) < 0 && errno == EINVAL,
+	      "raw vcontrol bad flags: EINVAL");
 	c.flags = 0;
 	c.cpu_control.tsc_on = 1;
 	CHECK(perfctr_sys_vcontrol(fd, &c) == 0, "raw vcontrol tsc", "%s", strerror(errno));
@@ -227,7 +234,7 @@ static void test_api27(void)
 	CHECK(!v && errno == ENOENT, "vperfctr_open_mode(0) without state: ENOENT");
 	vperfctr_close(v);
 	v = vperfctr_open();
-	CHECK(v != NULL, "vperfctr_open", "%s", strerror(errno));
+	CHECK(v, "vperfctr_open", "%s", strerror(errno));
 	if (!v)
 		return;
 	CHECK(vperfctr_info(v, &i2) == 0 && i2.cpu_type == info.cpu_type, "vperfctr_info");
@@ -243,7 +250,8 @@ static void test_api27(void)
 	CHECK(t1 > t0, "vperfctr_read_tsc increases", "%llu -> %llu", t0, t1);
 	if (info.cpu_khz)
 		CHECK(t1 - t0 >= tsc_khz_low() * 10 && t1 - t0 <= tsc_khz_high() * 2000,
-		      "tsc over 20 ms matches cpu_khz", "%llu ticks, %u kHz", t1 - t0, info.cpu_khz);
+		      "tsc over 20 ms matches cpu_khz", "%llu ticks, %u kHz", t1 - t0,
+		      info.cpu_khz);
 	CHECK(vperfctr_read_ctrs(v, &sum) == 0 && sum.tsc >= t1, "vperfctr_read_ctrs");
 	CHECK(vperfctr_read_state(v, &sum2, &c) == 0 && sum2.tsc >= sum.tsc &&
 	      c.cpu_control.tsc_on == 1, "vperfctr_read_state");
@@ -299,13 +307,14 @@ static void test_remote(void)
 	waitpid(pid, NULL, 0);
 }
 
-static volatile unsigned int got_mask;
-static volatile int got_code;
+/* Set by the signal handler: lock-free atomics are safe there. */
+static atomic_uint got_mask;
+static atomic_int got_code;
 
 static void handler(int sig, siginfo_t *si, void *uc)
 {
-	got_code = si->si_code;
-	got_mask = perfctr_siginfo_ovf_mask(si);
+	atomic_store(&got_code, si->si_code);
+	atomic_store(&got_mask, perfctr_siginfo_ovf_mask(si));
 }
 
 static void test_siginfo(void)
@@ -336,8 +345,9 @@ static void test_siginfo(void)
 		       strerror(errno));
 		return;
 	}
-	CHECK(got_code == SI_PMC_OVF && got_mask == 0x24, "siginfo_ovf_mask through the kernel",
-	      "code %d mask %#x", got_code, got_mask);
+	CHECK(atomic_load(&got_code) == SI_PMC_OVF && atomic_load(&got_mask) == 0x24,
+	      "siginfo_ovf_mask through the kernel", "code %d mask %#x", atomic_load(&got_code),
+	      atomic_load(&got_mask));
 }
 
 /* A few checks of perfex's JSON: well formed, and the numbers. */
@@ -453,7 +463,7 @@ static void test_perfex(const char *perfex, const char *self)
 		return;
 	}
 	{
-		char *argv[] = { (char *)perfex, "-i", NULL };
+		char *const argv[] = { (char *)perfex, "-i", NULL };
 
 		rc = run(argv, tmp, buf, sizeof(buf));
 		CHECK(rc == 0 && strstr(buf, "abi_version") && strstr(buf, "cpu_type") &&
@@ -461,27 +471,28 @@ static void test_perfex(const char *perfex, const char *self)
 		      "perfex -i", "rc %d", rc);
 	}
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
-		char *argv[] = { (char *)perfex, (char *)self, "--spin", "1", NULL };
+		char *const argv[] = { (char *)perfex, (char *)self, "--spin", "1", NULL };
 
 		rc = run(argv, tmp, buf, sizeof(buf));
 		CHECK(rc == 125 && strstr(buf, "CONFIG_NET"),
 		      "perfex says why it cannot run without sockets", "%s", buf);
-		skip("perfex end to end", "no AF_UNIX sockets: the kernel needs CONFIG_NET, CONFIG_UNIX");
+		skip("perfex end to end",
+		     "no AF_UNIX sockets: the kernel needs CONFIG_NET, CONFIG_UNIX");
 		return;
 	}
 	close(sv[0]);
 	close(sv[1]);
 	{
-		char *argv[] = { (char *)perfex, "-o", (char *)json, "--json", "--", (char *)self,
-				 "--spin", "100", "--exit", "3", NULL };
+		char *const argv[] = { (char *)perfex, "-o", (char *)json, "--json", "--",
+				       (char *)self, "--spin", "100", "--exit", "3", NULL };
 
 		t = now_ms();
 		rc = run(argv, tmp, NULL, 0);
 		t = now_ms() - t;
 		CHECK(rc == 3, "perfex passes the exit status", "rc %d", rc);
 		read_file(json, buf, sizeof(buf));
-		CHECK(json_value(buf) && *json_skip_ws(json_value(buf)) == 0, "perfex --json parses",
-		      "%.200s", buf);
+		CHECK(json_value(buf) && *json_skip_ws(json_value(buf)) == 0,
+		      "perfex --json parses", "%.200s", buf);
 		tsc = json_number(buf, "tsc");
 		CHECK(json_number(buf, "exit_status") == 3 && json_number(buf, "cpu_type") ==
 		      info.cpu_type, "perfex --json fields");
@@ -493,39 +504,42 @@ static void test_perfex(const char *perfex, const char *self)
 			CHECK(tsc > 0, "perfex tsc", "%llu", tsc);
 	}
 	{
-		char *argv[] = { (char *)perfex, (char *)self, "--spin", "1", "--exit", "0", NULL };
+		char *const argv[] = { (char *)perfex, (char *)self, "--spin", "1",
+				       "--exit", "0", NULL };
 
 		rc = run(argv, tmp, buf, sizeof(buf));
-		CHECK(rc == 0 && strstr(buf, "tsc"), "perfex text output", "rc %d: %.100s", rc, buf);
+		CHECK(rc == 0 && strstr(buf, "tsc"), "perfex text output", "rc %d: %.100s", rc,
+		      buf);
 	}
 	{
-		char *argv[] = { (char *)perfex, "/nonexistent", NULL };
+		char *const argv[] = { (char *)perfex, "/nonexistent", NULL };
 
 		CHECK(run(argv, tmp, NULL, 0) == 127, "perfex: command not found is 127");
 	}
 	/* A raw event: refused on models without PMCs, counted elsewhere. */
-#if defined(__i386__) || defined(__x86_64__)
+#ifndef _ARCH_PPC	/* x86 */
 	snprintf(evspec, sizeof(evspec), "0x004100c0@0");
 #else
 	snprintf(evspec, sizeof(evspec), info.cpu_type >= PERFCTR_PPC64_POWER8 ?
 		 "0x500fa" : "0x2@0");
 #endif
 	{
-		char *argv[] = { (char *)perfex, "--json", "-o", (char *)json, "-e", evspec,
-				 (char *)self, "--spin", "50", NULL };
+		char *const argv[] = { (char *)perfex, "--json", "-o", (char *)json, "-e", evspec,
+				       (char *)self, "--spin", "50", NULL };
 		struct perfctr_cpu_control cc = { 0 };
 
 		rc = run(argv, tmp, buf, sizeof(buf));
 		if (!nrctrs) {
 			CHECK(rc == 125 && strstr(buf, "counters"),
-			      "perfex -e refused on a model without PMCs", "rc %d: %.160s", rc, buf);
+			      "perfex -e refused on a model without PMCs", "rc %d: %.160s", rc,
+			      buf);
 		} else if (!pmc_event(&cc)) {
 			skip("perfex -e", "no known event for this CPU model");
 		} else {
 			read_file(json, buf, sizeof(buf));
 			CHECK(rc == 0 && json_number(buf, "count") > 100000 &&
-			      json_number(buf, "count") != ~0ULL, "perfex -e counts", "rc %d: %.300s",
-			      rc, buf);
+			      json_number(buf, "count") != ~0ULL, "perfex -e counts",
+			      "rc %d: %.300s", rc, buf);
 		}
 	}
 }
