@@ -38,7 +38,8 @@ done
 dest=$out/dest
 make -s -C "$src" OUTPUT="$out/gcc/" PREFIX=/opt/perfctr DESTDIR="$dest" install >/dev/null 2>&1
 st=0
-for f in include/libperfctr.h lib/libperfctr.a lib/libperfctr.so.3 lib/libperfctr.so \
+for f in include/libperfctr.h include/perfctr_read.h \
+	 lib/libperfctr.a lib/libperfctr.so.3 lib/libperfctr.so \
 	 lib/pkgconfig/libperfctr.pc bin/perfex share/man/man1/perfex.1 \
 	 share/man/man2/perfctr_info.2 share/man/man2/vperfctr_read.2 \
 	 share/man/man3/libperfctr.3; do
