@@ -16,7 +16,8 @@ cd "$t"
 git init -q
 git -c user.name=perfctr -c user.email=perfctr@invalid add -A
 git -c user.name=perfctr -c user.email=perfctr@invalid commit -qm base
-if ! git -c user.name=perfctr -c user.email=perfctr@invalid am -q "$TOP"/patches/*.patch; then
+mapfile -t series < <(grep -v '^#' "$TOP/series" | grep -v '^$' | sed "s|^|$TOP/patches/|")
+if ! git -c user.name=perfctr -c user.email=perfctr@invalid am -q "${series[@]}"; then
 	git am --abort 2>/dev/null || true
 	die "the series does not apply with git am"
 fi

@@ -14,6 +14,9 @@ bash "$TOP/scripts/style.sh" --results || status=1
 bash "$TOP/scripts/check-bisect.sh" || status=1
 bash "$TOP/scripts/check-arches.sh" || status=1
 bash "$TOP/scripts/check-uapi.sh" || status=1
+# libperfctr and perfex on the host; in the guests below, beside the
+# kselftests.
+bash "$TOP/scripts/check-lib.sh" || status=1
 # Each architecture under each of its CPU models (the Makefile's lists).
 boot_all() {
 	local arch=$1 cpu

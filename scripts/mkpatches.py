@@ -11,6 +11,10 @@ numbering, the diffstat -- is rewritten here from the tree.
   mkpatches.py           rewrite patches/ and series
   mkpatches.py --check   exit 1, naming each stale file, if patches/ or
                          series is not what this would write
+
+patches/0000-cover-letter.patch is written too, in the form of git
+format-patch --cover-letter: scripts/cover-letter.txt's subject and
+text, then the shortlog and the series' diffstat.  It is not in series.
 """
 import fnmatch
 import os
@@ -21,6 +25,7 @@ import sys
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONF = os.path.join(TOP, 'scripts', 'patches.conf')
 TRAILER = '-- \nperfctr\n'
+COVER = '0000-cover-letter.patch'
 
 
 def read_conf():
@@ -157,11 +162,62 @@ def build():
         series += comments.get(name, [])
         series.append(name)
     result['series'] = '\n'.join(series) + '\n'
+    result[os.path.join('patches', COVER)] = cover_letter(result, patches)
     kernel_dirs = ('include/', 'arch/', 'kernel/', 'tools/', 'Documentation/')
     stray = [p for p in files if p.startswith(kernel_dirs) and p not in owner]
     if stray:
         sys.exit('not in any patch (scripts/patches.conf): ' + ' '.join(stray))
     return result
+
+
+def cover_letter(result, patches):
+    """The cover letter: its text, the shortlog and the whole diffstat."""
+    with open(os.path.join(TOP, 'scripts', 'cover-letter.txt')) as f:
+        text = f.read()
+    m = re.match(r'Subject: (.*)\n\n', text)
+    if not m:
+        sys.exit('scripts/cover-letter.txt: starts with "Subject: ..." and a blank line')
+    first = result[os.path.join('patches', patches[0][0])]
+    author = re.search(r'^From: (.*)$', first, re.M).group(1)
+    date = re.search(r'^Date: (.*)$', first, re.M).group(1)
+    subjects, stat = [], {}
+    for name, _ in patches:
+        patch = result[os.path.join('patches', name)]
+        subjects.append(re.search(r'^Subject: \[PATCH [^\]]*\] (.*)$', patch, re.M).group(1))
+        body = patch[patch.index('\ndiff --git ') + 1:] if '\ndiff --git ' in patch else ''
+        if not body:
+            continue
+        out = subprocess.run(['git', 'apply', '--numstat', '-'], input=body,
+                             capture_output=True, text=True, cwd='/')
+        if out.returncode:
+            sys.exit('git apply --numstat failed: ' + out.stderr)
+        for line in out.stdout.splitlines():
+            add, rem, path = line.split('\t')
+            a, r = stat.get(path, (0, 0))
+            stat[path] = (a + int(add), r + int(rem))
+    width = max(len(p) for p in stat)
+    most = max(a + r for a, r in stat.values())
+    lines = []
+    for path in sorted(stat):
+        a, r = stat[path]
+        n = a + r
+        bar = 50 if most > 50 else most
+        na = round(a * bar / most) if most > bar else a
+        nr = round(r * bar / most) if most > bar else r
+        if a and not na:
+            na = 1
+        if r and not nr:
+            nr = 1
+        lines.append(f' {path.ljust(width)} | {str(n).rjust(5)} {"+" * na}{"-" * nr}')
+    ins = sum(a for a, _ in stat.values())
+    dels = sum(r for _, r in stat.values())
+    lines.append(f' {len(stat)} files changed, {ins} insertions(+), {dels} deletions(-)')
+    shortlog = [f'{author.split(" <")[0]} ({len(subjects)}):'] + [f'  {t}' for t in subjects]
+    return (f'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n'
+            f'From: {author}\nDate: {date}\n'
+            f'Subject: [PATCH 00/{len(patches):02d}] {m.group(1)}\n\n'
+            + text[m.end():].rstrip('\n') + '\n\n' + '\n'.join(shortlog) + '\n\n'
+            + '\n'.join(lines) + '\n\n' + TRAILER)
 
 
 def main():
@@ -178,7 +234,8 @@ def main():
                     f.write(text)
     names = {os.path.join('patches', n) for n, _ in read_conf()[0]}
     extra = [os.path.join('patches', p) for p in os.listdir(os.path.join(TOP, 'patches'))
-             if p.endswith('.patch') and os.path.join('patches', p) not in names]
+             if p.endswith('.patch') and p != COVER and
+             os.path.join('patches', p) not in names]
     for rel in extra:
         print(f'{rel}: not listed in scripts/patches.conf', file=sys.stderr)
     if check:

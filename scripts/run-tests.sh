@@ -55,6 +55,27 @@ build_tests() {	# out-dir cc
 		{ cat "$1.log" >&2; die "selftests do not build with $2"; }
 }
 build_tests "$CACHE/tests/$label" "$cc"
+# libperfctr and perfex (tools/lib/perfctr), static, with libpfm4's event
+# names where Debian has its static library for the build (x86_64).
+build_lib() {	# out-dir cc
+	rm -rf "$1"; mkdir -p "$1"
+	local pfm=0
+	[[ $2 == gcc ]] && pfm=1
+	make -s -C "$src/tools/lib/perfctr" OUTPUT="$1/" CC="$2" LIBPFM=$pfm \
+		KHDR_INCLUDES="-I$hdr/include" LDFLAGS=-static all tests >"$1.log" 2>&1 ||
+		{ cat "$1.log" >&2; die "libperfctr does not build with $2"; }
+}
+if [[ $mode == kselftest ]]; then
+	build_lib "$CACHE/tests/$label-lib" "$cc"
+	cp "$CACHE/tests/$label-lib/perfex" "$work/root/tests/"
+	cp "$CACHE/tests/$label-lib/tests/libperfctr_test" "$work/root/tests/"
+	if [[ $arch == x86_64 ]]; then
+		build_lib "$CACHE/tests/$label-lib-ia32" i686-linux-gnu-gcc
+		cp "$CACHE/tests/$label-lib-ia32/perfex" "$work/root/tests/perfex_ia32"
+		cp "$CACHE/tests/$label-lib-ia32/tests/libperfctr_test" \
+			"$work/root/tests/libperfctr_test_ia32"
+	fi
+fi
 cp "$CACHE/tests/$label"/perfctr_{test,pmc_test,demo,bench} "$work/root/tests/"
 [[ $arch == ppc32 ]] && cp "$CACHE/tests/$label/perfctr_ppc32_test" "$work/root/tests/"
 if [[ $arch == x86_64 ]]; then
@@ -106,7 +127,8 @@ if [[ $arch != x86_64 ]]; then	# no busybox for the guest (i386: Debian's is 64-
 		bench-*) echo "raw-bench ./perfctr_bench --switch-only" ;;
 		*) echo "T64 ./perfctr_test"
 		   if [[ $arch != i386 ]]; then echo "T64 ./perfctr_pmc_test"; fi
-		   if [[ $arch == ppc32 ]]; then echo "T64 ./perfctr_ppc32_test"; fi ;;
+		   if [[ $arch == ppc32 ]]; then echo "T64 ./perfctr_ppc32_test"; fi
+		   echo "LIB ./libperfctr_test --perfex ./perfex" ;;
 		esac
 	} > "$work/root/tests/run"
 else
@@ -127,6 +149,9 @@ elif [ "$mode" = bench-base ] || [ "$mode" = bench-switch ] || [ "$mode" = bench
 else
 	./perfctr_test 2>&1 | sed 's/^/T64: /'; echo "PERFCTR-EXIT 64"
 	./perfctr_test_ia32 2>&1 | sed 's/^/T32: /'; echo "PERFCTR-EXIT 32"
+	./libperfctr_test --perfex ./perfex 2>&1 | sed 's/^/LIB: /'; echo "PERFCTR-EXIT lib"
+	./libperfctr_test_ia32 --perfex ./perfex_ia32 2>&1 | sed 's/^/L32: /'
+	echo "PERFCTR-EXIT lib32"
 fi
 echo PERFCTR-DONE
 reboot -f
@@ -203,8 +228,11 @@ report() {	# line-prefix suite: KTAP results of lines starting with the prefix
 }
 # Show the failures' diagnostics.
 grep -E '^T(64|32): #' "$console" | grep -B2 -A6 -E 'Expected|FAIL' | head -60 || true
+grep -E '^L(IB|32): (not ok|#)' "$console" | head -40 || true
 report 'T64: ' kselftest
 [[ $arch == x86_64 ]] && report 'T32: ' kselftest-ia32
+report 'LIB: ' libperfctr
+[[ $arch == x86_64 ]] && report 'L32: ' libperfctr-ia32
 if [[ $arch == x86_64 || $arch == i386 ]]; then
 	# KUnit suites built in ran at boot: their KTAP subtests are indented.
 	report '    ' kunit

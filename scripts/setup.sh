@@ -19,7 +19,8 @@ need_pkgs=(build-essential flex bison bc libelf-dev libssl-dev cpio kmod rsync
 	   xz-utils python3 sparse git cpio file
 	   gcc-powerpc64le-linux-gnu gcc-powerpc-linux-gnu
 	   libc6-dev-ppc64el-cross libc6-dev-powerpc-cross
-	   gcc-aarch64-linux-gnu gcc-sparc64-linux-gnu gcc-riscv64-linux-gnu)
+	   gcc-aarch64-linux-gnu gcc-sparc64-linux-gnu gcc-riscv64-linux-gnu
+	   libpfm4-dev mandoc man-db pkgconf)
 
 apt_sources() {
 	# The archive URI is taken from the machine's own sources, never spelled

@@ -15,46 +15,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/perfctr.h>
+#include "perfctr_read.h"
 
 /* The numbers come from the patched kernel's installed headers. */
 #ifndef __NR_perfctr_info
 # error "these kernel headers have no perfctr system calls"
 #endif
-
-/*
- * The kernel writes the state while this thread is not running: plain
- * loads that the compiler may neither cache nor reorder are enough.
- */
-#if __GCC_ATOMIC_LLONG_LOCK_FREE == 2
-#define PERFCTR_LOAD(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
-#else
-/*
- * No 64-bit atomic load (ppc32; GCC would call libatomic): a __u64 is
- * loaded in two halves.  A torn value is harmless, since the read loops
- * retry whenever the kernel updated the state meanwhile.
- */
-#define PERFCTR_LOAD(x)		((__typeof__(x))perfctr_load_words(&(x), sizeof(x)))
-
-static inline __u64 perfctr_load_words(const void *p, unsigned long size)
-{
-	const __u32 *w = p;
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	const int hi = 0;
-#else
-	const int hi = 1;
-#endif
-
-	if (size == 4)
-		return __atomic_load_n(w, __ATOMIC_RELAXED);
-	return (__u64)__atomic_load_n(&w[hi], __ATOMIC_RELAXED) << 32 |
-	       __atomic_load_n(&w[!hi], __ATOMIC_RELAXED);
-}
-#endif
-
-static inline void perfctr_barrier(void)
-{
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-}
 
 static inline int perfctr_info(struct perfctr_info *info,
 			       struct perfctr_cpu_mask *cpus,
@@ -138,25 +104,7 @@ static inline __u64 vperfctr_read_tsc_restart(const struct vperfctr_state *s)
 /* The same with the sequence counter: works with the TSC off too. */
 static inline __u64 vperfctr_read_tsc_seq(const struct vperfctr_state *s)
 {
-	__u32 seq, cstatus;
-	__u64 now, start, sum;
-
-	for (;;) {
-		seq = PERFCTR_LOAD(s->cpu_state.sequence);
-		perfctr_barrier();
-		if (seq & 1)
-			continue;
-		cstatus = PERFCTR_LOAD(s->cpu_state.cstatus);
-		start = PERFCTR_LOAD(s->cpu_state.tsc_start);
-		sum = PERFCTR_LOAD(s->cpu_state.tsc_sum);
-		now = perfctr_rdtsc();
-		perfctr_barrier();
-		if (PERFCTR_LOAD(s->cpu_state.sequence) == seq)
-			break;
-	}
-	if (!(cstatus & PERFCTR_CSTATUS_TSC))
-		return sum;
-	return sum + (now - start);
+	return perfctr_state_read_tsc(s);
 }
 
 /*
@@ -165,28 +113,7 @@ static inline __u64 vperfctr_read_tsc_seq(const struct vperfctr_state *s)
  */
 static inline __u64 vperfctr_read_pmc_seq(const struct vperfctr_state *s, unsigned int i)
 {
-	__u32 seq, cstatus, width = 0;
-	__u64 now = 0, start, sum;
-
-	for (;;) {
-		seq = PERFCTR_LOAD(s->cpu_state.sequence);
-		perfctr_barrier();
-		if (seq & 1)
-			continue;
-		cstatus = PERFCTR_LOAD(s->cpu_state.cstatus);
-		start = PERFCTR_LOAD(s->cpu_state.pmc[i].start);
-		sum = PERFCTR_LOAD(s->cpu_state.pmc[i].sum);
-		if (i < PERFCTR_CSTATUS_NRCTRS(cstatus)) {
-			width = PERFCTR_LOAD(s->cpu_state.pmc[i].width);
-			now = perfctr_rdpmc(PERFCTR_LOAD(s->cpu_state.pmc[i].map));
-		}
-		perfctr_barrier();
-		if (PERFCTR_LOAD(s->cpu_state.sequence) == seq)
-			break;
-	}
-	if (i >= PERFCTR_CSTATUS_NRCTRS(cstatus) || !width)
-		return sum;
-	return sum + perfctr_pmc_delta(now, start, width);
+	return perfctr_state_read_pmc(s, i);
 }
 
 /*

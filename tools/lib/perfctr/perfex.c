@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfex - run a command with perfctr's virtual counters and print its
+ * counts when it exits.
+ *
+ * The child creates and programs its counters before exec, so they
+ * count the command (and the few instructions of the exec itself), and
+ * hands the state's descriptor to perfex over a socketpair (SCM_RIGHTS).
+ * The state survives exec; perfex reads the final sums through the
+ * descriptor after the child has exited.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "compiler.h"
+#include "events.h"
+
+static const char *prog = "perfex";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s [options] [--] command [arguments]\n"
+		"       %s -i | -l\n"
+		"  -e EVENT, --event=EVENT   count EVENT (repeatable): a libpfm4 name or raw\n"
+		"  -i, --info                print perfctr_info and the CPUs\n"
+		"  -l, --list                list the events of this CPU\n"
+		"  -o FILE, --output=FILE    write the counts to FILE (default: stderr)\n"
+		"  -j, --json                write the counts as JSON\n"
+		"  -h, --help                this text\n"
+		"Raw events: %s\n", prog, prog, perfex_event_syntax());
+}
+
+static __printf(1, 2) __noreturn void die(const char *fmt, ...);
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(125);
+}
+
+/* Child side: a status (0 or an errno) and, on success, the descriptor. */
+static int send_state(int sock, int err, int fd, const char *what)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	struct msghdr msg = { 0 };
+	struct cmsghdr *cmsg;
+	struct {
+		int err;
+		char what[60];
+	} payload = { err, "" };
+	struct iovec iov = { &payload, sizeof(payload) };
+
+	snprintf(payload.what, sizeof(payload.what), "%s", what);
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	if (fd >= 0) {
+		memset(cbuf, 0, sizeof(cbuf));
+		msg.msg_control = cbuf;
+		msg.msg_controllen = sizeof(cbuf);
+		cmsg = CMSG_FIRSTHDR(&msg);
+		cmsg->cmsg_level = SOL_SOCKET;
+		cmsg->cmsg_type = SCM_RIGHTS;
+		cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
+	}
+	return sendmsg(sock, &msg, 0) < 0 ? -1 : 0;
+}
+
+/* Parent side: 0, or the child's failure as a negative errno. */
+static int recv_state(int sock, int *fd, char *what, size_t whatlen)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	struct msghdr msg = { 0 };
+	struct cmsghdr *cmsg;
+	struct {
+		int err;
+		char what[60];
+	} payload;
+	struct iovec iov = { &payload, sizeof(payload) };
+	ssize_t n;
+
+	*fd = -1;
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = cbuf;
+	msg.msg_controllen = sizeof(cbuf);
+	n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+	if (n != (ssize_t)sizeof(payload)) {
+		snprintf(what, whatlen, "the child died before it set up its counters");
+		return -EPIPE;
+	}
+	for (cmsg = CMSG_FIRSTHDR(&msg); cmsg; cmsg = CMSG_NXTHDR(&msg, cmsg))
+		if (cmsg->cmsg_level == SOL_SOCKET && cmsg->cmsg_type == SCM_RIGHTS)
+			memcpy(fd, CMSG_DATA(cmsg), sizeof(int));
+	payload.what[sizeof(payload.what) - 1] = 0;
+	snprintf(what, whatlen, "%s", payload.what);
+	return -payload.err;
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void print_text(FILE *f, const struct perfctr_cpu_control *cc,
+		       const struct perfex_events *ev, const struct perfctr_sum_ctrs *sum)
+{
+	unsigned int i;
+
+	fprintf(f, "tsc\t\t\t%19llu\n", (unsigned long long)sum->tsc);
+	for (i = 0; i < cc->nractrs; i++) {
+		fprintf(f, "event 0x%08X", cc->evntsel[i]);
+#ifndef _ARCH_PPC	/* x86 */
+		if (cc->p4.escr[i])
+			fprintf(f, "/0x%08X", cc->p4.escr[i]);
+#endif
+		fprintf(f, "@%u\t%19llu\t%s\n", cc->pmc_map[i], (unsigned long long)sum->pmc[i],
+			ev->name[i]);
+	}
+}
+
+static void print_json(FILE *f, const struct perfctr_info *info,
+		       const struct perfctr_cpu_control *cc, const struct perfex_events *ev,
+		       const struct perfctr_sum_ctrs *sum, int status)
+{
+	unsigned int i;
+
+	fprintf(f, "{\"cpu_type\": %u, \"cpu_name\": ", info->cpu_type);
+	json_string(f, perfctr_info_cpu_name(info));
+	fprintf(f, ", \"cpu_khz\": %u, \"tsc\": %llu, \"events\": [", info->cpu_khz,
+		(unsigned long long)sum->tsc);
+	for (i = 0; i < cc->nractrs; i++) {
+		fprintf(f, "%s{\"name\": ", i ? ", " : "");
+		json_string(f, ev->name[i]);
+		fprintf(f,
+			", \"code\": \"0x%llx\", \"pmc\": %u, \"evntsel\": \"0x%08x\", \"count\": %llu}",
+			ev->code[i], cc->pmc_map[i], cc->evntsel[i],
+			(unsigned long long)sum->pmc[i]);
+	}
+	fprintf(f, "]");
+	if (WIFEXITED(status))
+		fprintf(f, ", \"exit_status\": %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		fprintf(f, ", \"signal\": %d", WTERMSIG(status));
+	fprintf(f, "}\n");
+}
+
+static void print_info(const struct perfctr_info *info)
+{
+	struct perfctr_cpus_info *ci;
+
+	perfctr_info_print(info);
+	ci = perfctr_cpus_info(-1);
+	if (ci) {
+		perfctr_cpus_info_print(ci);
+		free(ci);
+	} else {
+		printf("cpus\t\t\t(unknown: %s)\n", strerror(errno));
+	}
+	fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "info", no_argument, NULL, 'i' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct vperfctr_control control;
+	struct perfctr_sum_ctrs sum;
+	struct perfex_events ev = { 0 };
+	struct perfctr_info info;
+	int opt, info_opt = 0, list = 0, json = 0, sv[2], fd, err, status;
+	const char *outname = NULL, *specs[PERFCTR_NRCTRS];
+	int i, nspecs = 0;
+	char errbuf[256], what[64];
+	FILE *out = stderr;
+	pid_t pid;
+
+	memset(&control, 0, sizeof(control));
+	control.cpu_control.tsc_on = 1;
+	while ((opt = getopt_long(argc, argv, "+e:ilo:jh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'e':
+			if (nspecs == PERFCTR_NRCTRS)
+				die("too many events: perfctr has room for %d", PERFCTR_NRCTRS);
+			specs[nspecs++] = optarg;
+			break;
+		case 'i':
+			info_opt = 1;
+			break;
+		case 'l':
+			list = 1;
+			break;
+		case 'o':
+			outname = optarg;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 125;
+		}
+	}
+	if (perfctr_sys_info(&info, NULL, NULL)) {
+		/* ENODEV: the driver did not initialise; otherwise (ENOSYS) no perfctr. */
+		if (errno == ENODEV)
+			die("perfctr_info: %s", strerror(errno));
+		die("perfctr_info: %s: this kernel has no perfctr (CONFIG_PERFCTR)",
+		    strerror(errno));
+	}
+	for (i = 0; i < nspecs; i++)
+		if (perfex_add_event(&info, &control.cpu_control, &ev, specs[i], errbuf,
+				     sizeof(errbuf)))
+			die("%s", errbuf);
+	if (info_opt)
+		print_info(&info);
+	if (list)
+		perfex_list_events(stdout, &info);
+	if (optind >= argc) {
+		if (info_opt || list)
+			return 0;
+		usage(stderr);
+		return 125;
+	}
+	if (outname) {
+		out = fopen(outname, "w");
+		if (!out)
+			die("%s: %s", outname, strerror(errno));
+	}
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		die("socketpair: %s: perfex needs a kernel with CONFIG_NET and CONFIG_UNIX",
+		    strerror(errno));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid == 0) {
+		close(sv[0]);
+		fd = perfctr_sys_vopen(0, VPERFCTR_OPEN_CREAT);
+		if (fd < 0) {
+			send_state(sv[1], errno, -1, "vperfctr_open");
+			_exit(127);
+		}
+		/* No VPERFCTR_CONTROL_CLOEXEC: the counters must survive exec. */
+		if (perfctr_sys_vcontrol(fd, &control)) {
+			send_state(sv[1], errno, -1, "vperfctr_control");
+			_exit(127);
+		}
+		if (send_state(sv[1], 0, fd, ""))
+			_exit(127);
+		close(fd);
+		execvp(argv[optind], &argv[optind]);
+		fprintf(stderr, "%s: %s: %s\n", prog, argv[optind], strerror(errno));
+		_exit(errno == ENOENT ? 127 : 126);
+	}
+	close(sv[1]);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	err = recv_state(sv[0], &fd, what, sizeof(what));
+	close(sv[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die("waitpid: %s", strerror(errno));
+	if (err) {
+		fprintf(stderr, "%s: %s: %s\n", prog, what, strerror(-err));
+		if (err == -EINVAL && control.cpu_control.nractrs)
+			fprintf(stderr,
+				"%s: the CPU model (%s) refused the events: a counter it lacks, or an event select it does not take\n",
+				prog, perfctr_info_cpu_name(&info));
+		return 125;
+	}
+	if (fd < 0)
+		die("no descriptor from the child");
+	if (perfctr_sys_vread(fd, &sum, NULL))
+		die("vperfctr_read: %s", strerror(errno));
+	close(fd);
+	if (json)
+		print_json(out, &info, &control.cpu_control, &ev, &sum, status);
+	else
+		print_text(out, &control.cpu_control, &ev, &sum);
+	if (out != stderr && fclose(out))
+		die("%s: %s", outname, strerror(errno));
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}

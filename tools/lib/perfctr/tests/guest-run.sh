@@ -1,0 +1,20 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run inside a guest booted with the perfctr kernel (from /init):
+#   guest-run.sh [DIR]    DIR holds libperfctr_test and perfex (default:
+#                         this script's directory)
+# Prints TAP lines from libperfctr_test (which runs perfex end to end)
+# and a final "libperfctr: N passed, N failed" summary line.
+dir=${1:-$(dirname "$0")}
+cd /tmp 2>/dev/null || cd /
+out=$("$dir/libperfctr_test" --perfex "$dir/perfex" 2>&1)
+rc=$?
+echo "$out"
+pass=$(echo "$out" | grep -c '^ok ')
+fail=$(echo "$out" | grep -c '^not ok ')
+if [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; then
+	echo "not ok - libperfctr_test exited $rc"
+	fail=$((fail + 1))
+fi
+echo "libperfctr: $pass passed, $fail failed"

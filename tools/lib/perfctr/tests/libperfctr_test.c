@@ -1,0 +1,577 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of libperfctr and perfex, printing TAP.  Expectations come from
+ * perfctr_info(): what counts depends on the CPU model the kernel found.
+ *
+ *   libperfctr_test [--perfex PATH]     run the tests
+ *   libperfctr_test --spin MS [--exit N]   busy-loop MS ms, exit N
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libperfctr.h>
+
+#include "../compiler.h"
+
+static int nr_test, nr_fail;
+
+static __printf(3, 4) void result(int ok, const char *name, const char *fmt, ...);
+static void result(int ok, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d %s", ok ? "" : "not ", ++nr_test, name);
+	/* Diagnostics on failure only: errno is stale after a success. */
+	if (!ok && fmt && fmt[0] && fmt[1]) {
+		printf(" # ");
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+	}
+	printf("\n");
+	fflush(stdout);
+	if (!ok)
+		nr_fail++;
+}
+
+#define CHECK(cond, name, ...) result(!!(cond), name, " " __VA_ARGS__)
+
+static void skip(const char *name, const char *why)
+{
+	printf("ok %d %s # SKIP %s\n", ++nr_test, name, why);
+	fflush(stdout);
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Written so that the compiler keeps the busy loop. */
+static atomic_ulong sink;
+
+static void spin_ms(double ms)
+{
+	double end = now_ms() + ms;
+	unsigned long v;
+
+	while (now_ms() < end)
+		for (int i = 0; i < 1000; i++) {
+			v = atomic_load_explicit(&sink, memory_order_relaxed);
+			atomic_store_explicit(&sink, v + i, memory_order_relaxed);
+		}
+}
+
+static struct perfctr_info info;
+static unsigned int nrctrs;
+
+/* One counting event this model takes, or 0 (generic models). */
+static int pmc_event(struct perfctr_cpu_control *cc)
+{
+#ifndef _ARCH_PPC	/* x86 */
+	switch (info.cpu_type) {
+	case PERFCTR_X86_INTEL_CORE:
+	case PERFCTR_X86_INTEL_CORE2:
+	case PERFCTR_X86_INTEL_ATOM ... PERFCTR_X86_INTEL_SNB:
+	case PERFCTR_X86_INTEL_ARCH:
+	case PERFCTR_X86_INTEL_HYBRID:
+	case PERFCTR_X86_INTEL_P6 ... PERFCTR_X86_INTEL_PIII:
+	case PERFCTR_X86_INTEL_PENTM:
+		cc->evntsel[0] = 0x004100c0;	/* instructions retired, USR, EN */
+		break;
+	case PERFCTR_X86_AMD_K7:
+	case PERFCTR_X86_AMD_K8:
+	case PERFCTR_X86_AMD_K8C:
+	case PERFCTR_X86_AMD_FAM10H:
+	case PERFCTR_X86_AMD_FAM15H:
+		cc->evntsel[0] = 0x004100c0;	/* retired instructions */
+		break;
+	default:
+		return 0;
+	}
+	cc->pmc_map[0] = 0;
+#else
+	if (info.cpu_type < PERFCTR_PPC64_POWER8)
+		return 0;
+	cc->pmc_map[0] = 4;	/* PMC5: instructions completed */
+	cc->evntsel[0] = 0;
+#endif
+	cc->nractrs = 1;
+	return 1;
+}
+
+/*
+ * The TSC's rate: cpu_khz / tsc_to_cpu_mult, where the integer multiplier
+ * may be rounded down (powerpc: core clock / timebase).
+ */
+static unsigned long long tsc_khz_low(void)
+{
+	return info.cpu_khz / (info.tsc_to_cpu_mult + 1);
+}
+
+static unsigned long long tsc_khz_high(void)
+{
+	return info.cpu_khz / (info.tsc_to_cpu_mult ? info.tsc_to_cpu_mult : 1);
+}
+
+static void test_info(void)
+{
+	struct perfctr_info info2;
+	struct perfctr_cpus_info *ci;
+	unsigned int i, n = 0, cpu;
+
+	CHECK(perfctr_sys_info(&info, NULL, NULL) == 0, "perfctr_sys_info", "%s",
+	      strerror(errno));
+	CHECK(!((info.abi_version ^ PERFCTR_ABI_VERSION) & 0xff00ff00), "abi_version",
+	      "kernel 0x%08x library 0x%08x", info.abi_version, PERFCTR_ABI_VERSION);
+	CHECK(perfctr_abi_check_fd(-1) == 0, "perfctr_abi_check_fd");
+	memset(&info2, 0xa5, sizeof(info2));
+	CHECK(perfctr_info(-1, &info2) == 0 && !memcmp(&info, &info2, sizeof(info)),
+	      "perfctr_info (2.7) agrees with the raw call");
+	CHECK(strcmp(perfctr_info_cpu_name(&info), "?"), "perfctr_info_cpu_name",
+	      "cpu_type %u: %s", info.cpu_type, perfctr_info_cpu_name(&info));
+	nrctrs = perfctr_info_nrctrs(&info);
+	CHECK(nrctrs <= PERFCTR_NRCTRS && (info.cpu_type != 0 || nrctrs == 0),
+	      "perfctr_info_nrctrs", "%u", nrctrs);
+	ci = perfctr_cpus_info(-1);
+	CHECK(ci, "perfctr_cpus_info", "%s", strerror(errno));
+	if (ci) {
+		cpu = sched_getcpu();
+		for (i = 0; i < ci->cpus->nrwords * 32; i++)
+			n += !!(ci->cpus->mask[i / 32] & (1U << (i % 32)));
+		CHECK(n >= 1 && n == (unsigned int)sysconf(_SC_NPROCESSORS_ONLN) &&
+		      ci->cpus->mask[cpu / 32] & (1U << (cpu % 32)),
+		      "cpus_info lists the online CPUs", "%u CPUs", n);
+		free(ci);
+	}
+	CHECK(perfctr_linux_version_code() >= PERFCTR_KERNEL_VERSION(6, 0, 0),
+	      "perfctr_linux_version_code");
+}
+
+static void test_raw(void)
+{
+	struct vperfctr_control c;
+	struct perfctr_sum_ctrs sum;
+	const struct vperfctr_state *s;
+	int fd, fd2;
+
+	errno = 0;
+	CHECK(perfctr_sys_vopen(0, 0) < 0 && errno == ENOENT, "raw vopen without state: ENOENT",
+	      "%s", strerror(errno));
+	CHECK(perfctr_sys_vopen(-1, 0) < 0 && errno == EINVAL, "raw vopen tid -1: EINVAL");
+	fd = perfctr_sys_vopen(0, VPERFCTR_OPEN_CREAT);
+	CHECK(fd >= 0, "raw vopen creat", "%s", strerror(errno));
+	if (fd < 0)
+		return;
+	CHECK(perfctr_sys_vopen(0, VPERFCTR_OPEN_CREAT) < 0 && errno == EEXIST,
+	      "raw vopen creat again: EEXIST");
+	fd2 = perfctr_sys_vopen(0, 0);
+	CHECK(fd2 >= 0, "raw vopen existing");
+	if (fd2 >= 0)
+		close(fd2);
+	memset(&c, 0, sizeof(c));
+	c.flags = 0x80;
+	CHECK(perfctr_sys_vcontrol(fd, &c) < 0 && errno == EINVAL,
+	      "raw vcontrol bad flags: EINVAL");
+	c.flags = 0;
+	c.cpu_control.tsc_on = 1;
+	CHECK(perfctr_sys_vcontrol(fd, &c) == 0, "raw vcontrol tsc", "%s", strerror(errno));
+	s = perfctr_sys_vmap(fd);
+	CHECK(s && s->magic == VPERFCTR_STATE_MAGIC, "raw vmap", "%s", strerror(errno));
+	spin_ms(5);
+	memset(&c, 0xff, sizeof(c));
+	CHECK(perfctr_sys_vread(fd, &sum, &c) == 0 && sum.tsc > 0 && c.cpu_control.tsc_on == 1,
+	      "raw vread", "tsc %llu", (unsigned long long)sum.tsc);
+	if (s) {
+		__u64 a = perfctr_state_read_tsc(s), b;
+
+		perfctr_sys_vread(fd, &sum, NULL);
+		b = perfctr_state_read_tsc(s);
+		CHECK(a <= sum.tsc && sum.tsc <= b, "fast tsc brackets the syscall",
+		      "%llu %llu %llu", (unsigned long long)a, (unsigned long long)sum.tsc,
+		      (unsigned long long)b);
+		perfctr_sys_vunmap(s);
+	}
+	errno = 0;
+	if (info.cpu_features & PERFCTR_FEATURE_PCINT)
+		CHECK(perfctr_sys_viresume(fd) < 0 && errno == EINVAL,
+		      "raw viresume without overflow: EINVAL", "%s", strerror(errno));
+	else
+		CHECK(perfctr_sys_viresume(fd) < 0 && errno == EOPNOTSUPP,
+		      "raw viresume without PCINT: EOPNOTSUPP", "%s", strerror(errno));
+	CHECK(perfctr_sys_vunlink(fd) == 0, "raw vunlink");
+	CHECK(perfctr_sys_vopen(0, 0) < 0 && errno == ENOENT, "unlinked: no state");
+	CHECK(perfctr_sys_vread(fd, &sum, NULL) == 0, "detached state still readable");
+	close(fd);
+}
+
+static void test_api27(void)
+{
+	struct vperfctr_control c;
+	struct perfctr_sum_ctrs sum, sum2;
+	struct perfctr_info i2;
+	struct vperfctr *v;
+	unsigned long long t0, t1;
+	int have_pmc;
+
+	errno = 0;
+	v = vperfctr_open_mode(0);
+	CHECK(!v && errno == ENOENT, "vperfctr_open_mode(0) without state: ENOENT");
+	vperfctr_close(v);
+	v = vperfctr_open();
+	CHECK(v, "vperfctr_open", "%s", strerror(errno));
+	if (!v)
+		return;
+	CHECK(vperfctr_info(v, &i2) == 0 && i2.cpu_type == info.cpu_type, "vperfctr_info");
+	free(vperfctr_cpus_info(v));
+	CHECK(!vperfctr_is_running(v) && !vperfctr_is_active(v), "new state not running");
+	memset(&c, 0, sizeof(c));
+	c.cpu_control.tsc_on = 1;
+	CHECK(vperfctr_control(v, &c) == 0, "vperfctr_control tsc only", "%s", strerror(errno));
+	CHECK(vperfctr_is_running(v), "vperfctr_is_running");
+	t0 = vperfctr_read_tsc(v);
+	spin_ms(20);
+	t1 = vperfctr_read_tsc(v);
+	CHECK(t1 > t0, "vperfctr_read_tsc increases", "%llu -> %llu", t0, t1);
+	if (info.cpu_khz)
+		CHECK(t1 - t0 >= tsc_khz_low() * 10 && t1 - t0 <= tsc_khz_high() * 2000,
+		      "tsc over 20 ms matches cpu_khz", "%llu ticks, %u kHz", t1 - t0,
+		      info.cpu_khz);
+	CHECK(vperfctr_read_ctrs(v, &sum) == 0 && sum.tsc >= t1, "vperfctr_read_ctrs");
+	CHECK(vperfctr_read_state(v, &sum2, &c) == 0 && sum2.tsc >= sum.tsc &&
+	      c.cpu_control.tsc_on == 1, "vperfctr_read_state");
+
+	memset(&c, 0, sizeof(c));
+	c.cpu_control.tsc_on = 1;
+	have_pmc = nrctrs && pmc_event(&c.cpu_control);
+	if (!nrctrs) {
+		c.cpu_control.nractrs = 1;
+		c.cpu_control.evntsel[0] = 0x004100c0;
+		errno = 0;
+		CHECK(vperfctr_control(v, &c) < 0 && errno == EINVAL,
+		      "PMC control on a model without PMCs: EINVAL", "%s", strerror(errno));
+	} else if (!have_pmc) {
+		skip("PMC counting", "no known event for this CPU model");
+	} else if (vperfctr_control(v, &c) < 0) {
+		result(errno == EBUSY || errno == EACCES, "PMC control", "%s", strerror(errno));
+	} else {
+		unsigned long long p0, p1;
+
+		p0 = vperfctr_read_pmc(v, 0);
+		spin_ms(20);
+		p1 = vperfctr_read_pmc(v, 0);
+		CHECK(p1 > p0 + 100000, "PMC counts instructions", "%llu -> %llu", p0, p1);
+		perfctr_sys_vread(vperfctr_fd(v), &sum, NULL);
+		p0 = vperfctr_read_pmc(v, 0);
+		CHECK(p1 <= sum.pmc[0] && sum.pmc[0] <= p0, "fast PMC read brackets the syscall",
+		      "%llu %llu %llu%s", p1, (unsigned long long)sum.pmc[0], p0,
+		      info.cpu_features & PERFCTR_FEATURE_RDPMC ? "" : " (syscall fallback)");
+	}
+	CHECK(vperfctr_stop(v) == 0 && !vperfctr_is_running(v), "vperfctr_stop");
+	CHECK(vperfctr_unlink(v) == 0 && perfctr_sys_vopen(0, 0) < 0 && errno == ENOENT,
+	      "vperfctr_unlink");
+	vperfctr_close(v);
+	result(1, "vperfctr_close", NULL);
+}
+
+static void test_remote(void)
+{
+	struct rvperfctr *rv;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	errno = 0;
+	rv = rvperfctr_open(pid);
+	CHECK(!rv && errno == EPERM, "rvperfctr_open on an untraced process: EPERM", "%s",
+	      strerror(errno));
+	rvperfctr_close(rv);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* Set by the signal handler: lock-free atomics are safe there. */
+static atomic_uint got_mask;
+static atomic_int got_code;
+
+static void handler(int sig, siginfo_t *si, void *uc)
+{
+	atomic_store(&got_code, si->si_code);
+	atomic_store(&got_mask, perfctr_siginfo_ovf_mask(si));
+}
+
+static void test_siginfo(void)
+{
+	union {
+		siginfo_t si;
+		int words[32];
+	} u;
+	struct sigaction sa;
+	/* The kernel's layout: the union follows 3 ints (4 on 64-bit). */
+	int pre = sizeof(long) == 8 ? 4 : 3;
+
+	memset(&u, 0, sizeof(u));
+	u.words[2] = SI_PMC_OVF;
+	u.words[pre] = 0x5;
+	CHECK(perfctr_siginfo_ovf_mask(&u.si) == 0x5, "siginfo_ovf_mask on a constructed siginfo");
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGUSR1, &sa, NULL);
+	memset(&u, 0, sizeof(u));
+	u.words[0] = SIGUSR1;
+	u.words[2] = SI_PMC_OVF;
+	u.words[pre] = 0x24;
+	if (syscall(SYS_rt_tgsigqueueinfo, getpid(), (pid_t)syscall(SYS_gettid), SIGUSR1, &u.si)) {
+		result(0, "siginfo_ovf_mask through the kernel", "rt_tgsigqueueinfo: %s",
+		       strerror(errno));
+		return;
+	}
+	CHECK(atomic_load(&got_code) == SI_PMC_OVF && atomic_load(&got_mask) == 0x24,
+	      "siginfo_ovf_mask through the kernel", "code %d mask %#x", atomic_load(&got_code),
+	      atomic_load(&got_mask));
+}
+
+/* A few checks of perfex's JSON: well formed, and the numbers. */
+static const char *json_skip_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
+		p++;
+	return p;
+}
+
+static const char *json_value(const char *p);
+
+static const char *json_string_end(const char *p)
+{
+	if (*p++ != '"')
+		return NULL;
+	for (; *p && *p != '"'; p++)
+		if (*p == '\\' && !*++p)
+			return NULL;
+	return *p ? p + 1 : NULL;
+}
+
+static const char *json_value(const char *p)
+{
+	p = json_skip_ws(p);
+	if (*p == '"')
+		return json_string_end(p);
+	if (*p == '{' || *p == '[') {
+		char close = *p == '{' ? '}' : ']';
+
+		p = json_skip_ws(p + 1);
+		if (*p == close)
+			return p + 1;
+		for (;;) {
+			if (close == '}') {
+				p = json_string_end(json_skip_ws(p));
+				if (!p)
+					return NULL;
+				p = json_skip_ws(p);
+				if (*p++ != ':')
+					return NULL;
+			}
+			p = json_value(p);
+			if (!p)
+				return NULL;
+			p = json_skip_ws(p);
+			if (*p == close)
+				return p + 1;
+			if (*p++ != ',')
+				return NULL;
+		}
+	}
+	if (*p == '-' || (*p >= '0' && *p <= '9')) {
+		char *end;
+
+		strtod(p, &end);
+		return end;
+	}
+	return NULL;
+}
+
+static unsigned long long json_number(const char *doc, const char *key)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "\"%s\": ", key);
+	p = strstr(doc, pat);
+	return p ? strtoull(p + strlen(pat), NULL, 0) : ~0ULL;
+}
+
+static void read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, buf, len - 1) : -1;
+
+	buf[n > 0 ? n : 0] = 0;
+	if (fd >= 0)
+		close(fd);
+}
+
+static int run(char *const argv[], const char *out, char *buf, size_t len)
+{
+	int status, fd;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (out) {
+			fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execv(argv[0], argv);
+		_exit(99);
+	}
+	waitpid(pid, &status, 0);
+	if (buf)
+		read_file(out, buf, len);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static void test_perfex(const char *perfex, const char *self)
+{
+	char buf[8192], evspec[64];
+	const char *tmp = "/tmp/perfex-test.out";
+	const char *json = "/tmp/perfex-test.json";
+	int sv[2], rc;
+	unsigned long long tsc;
+	double t;
+
+	if (access(perfex, X_OK)) {
+		skip("perfex", "no perfex binary");
+		return;
+	}
+	{
+		char *const argv[] = { (char *)perfex, "-i", NULL };
+
+		rc = run(argv, tmp, buf, sizeof(buf));
+		CHECK(rc == 0 && strstr(buf, "abi_version") && strstr(buf, "cpu_type") &&
+		      strstr(buf, perfctr_info_cpu_name(&info)) && strstr(buf, "cpus"),
+		      "perfex -i", "rc %d", rc);
+	}
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
+		char *const argv[] = { (char *)perfex, (char *)self, "--spin", "1", NULL };
+
+		rc = run(argv, tmp, buf, sizeof(buf));
+		CHECK(rc == 125 && strstr(buf, "CONFIG_NET"),
+		      "perfex says why it cannot run without sockets", "%s", buf);
+		skip("perfex end to end",
+		     "no AF_UNIX sockets: the kernel needs CONFIG_NET, CONFIG_UNIX");
+		return;
+	}
+	close(sv[0]);
+	close(sv[1]);
+	{
+		char *const argv[] = { (char *)perfex, "-o", (char *)json, "--json", "--",
+				       (char *)self, "--spin", "100", "--exit", "3", NULL };
+
+		t = now_ms();
+		rc = run(argv, tmp, NULL, 0);
+		t = now_ms() - t;
+		CHECK(rc == 3, "perfex passes the exit status", "rc %d", rc);
+		read_file(json, buf, sizeof(buf));
+		CHECK(json_value(buf) && *json_skip_ws(json_value(buf)) == 0,
+		      "perfex --json parses", "%.200s", buf);
+		tsc = json_number(buf, "tsc");
+		CHECK(json_number(buf, "exit_status") == 3 && json_number(buf, "cpu_type") ==
+		      info.cpu_type, "perfex --json fields");
+		if (info.cpu_khz)
+			CHECK(tsc >= tsc_khz_low() * 50 && tsc <= tsc_khz_high() * (t + 50),
+			      "perfex tsc covers the child's spin", "%llu ticks in %.0f ms, %u kHz",
+			      tsc, t, info.cpu_khz);
+		else
+			CHECK(tsc > 0, "perfex tsc", "%llu", tsc);
+	}
+	{
+		char *const argv[] = { (char *)perfex, (char *)self, "--spin", "1",
+				       "--exit", "0", NULL };
+
+		rc = run(argv, tmp, buf, sizeof(buf));
+		CHECK(rc == 0 && strstr(buf, "tsc"), "perfex text output", "rc %d: %.100s", rc,
+		      buf);
+	}
+	{
+		char *const argv[] = { (char *)perfex, "/nonexistent", NULL };
+
+		CHECK(run(argv, tmp, NULL, 0) == 127, "perfex: command not found is 127");
+	}
+	/* A raw event: refused on models without PMCs, counted elsewhere. */
+#ifndef _ARCH_PPC	/* x86 */
+	snprintf(evspec, sizeof(evspec), "0x004100c0@0");
+#else
+	snprintf(evspec, sizeof(evspec), info.cpu_type >= PERFCTR_PPC64_POWER8 ?
+		 "0x500fa" : "0x2@0");
+#endif
+	{
+		char *const argv[] = { (char *)perfex, "--json", "-o", (char *)json, "-e", evspec,
+				       (char *)self, "--spin", "50", NULL };
+		struct perfctr_cpu_control cc = { 0 };
+
+		rc = run(argv, tmp, buf, sizeof(buf));
+		if (!nrctrs) {
+			CHECK(rc == 125 && strstr(buf, "counters"),
+			      "perfex -e refused on a model without PMCs", "rc %d: %.160s", rc,
+			      buf);
+		} else if (!pmc_event(&cc)) {
+			skip("perfex -e", "no known event for this CPU model");
+		} else {
+			read_file(json, buf, sizeof(buf));
+			CHECK(rc == 0 && json_number(buf, "count") > 100000 &&
+			      json_number(buf, "count") != ~0ULL, "perfex -e counts",
+			      "rc %d: %.300s", rc, buf);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *perfex = getenv("PERFEX");
+	int i, code = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--spin") && i + 1 < argc) {
+			spin_ms(atof(argv[++i]));
+			for (i++; i + 1 < argc; i++)
+				if (!strcmp(argv[i], "--exit"))
+					code = atoi(argv[i + 1]);
+			return code;
+		}
+		if (!strcmp(argv[i], "--perfex") && i + 1 < argc)
+			perfex = argv[++i];
+	}
+	printf("TAP version 13\n");
+	if (perfctr_sys_info(&info, NULL, NULL)) {
+		printf("1..0 # SKIP perfctr_info: %s\n", strerror(errno));
+		return 0;
+	}
+	test_info();
+	test_raw();
+	test_api27();
+	test_remote();
+	test_siginfo();
+	test_perfex(perfex ? perfex : "./perfex", argv[0]);
+	printf("1..%d\n", nr_test);
+	printf("# %d passed, %d failed\n", nr_test - nr_fail, nr_fail);
+	return nr_fail ? 1 : 0;
+}
