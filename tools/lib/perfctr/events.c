@@ -19,6 +19,7 @@
 #include <perfmon/pfmlib.h>
 #endif
 
+#include "compiler.h"
 #include "events.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -317,15 +318,15 @@ unsigned int perfex_pmu_core(const char *pmu_name, const char *pmu_desc)
 	int p, e;
 
 	if (pmu_desc) {
-		p = strcasestr(pmu_desc, "p-core") != NULL;
-		e = strcasestr(pmu_desc, "e-core") != NULL;
+		p = !!strcasestr(pmu_desc, "p-core");
+		e = !!strcasestr(pmu_desc, "e-core");
 		if (p != e)
 			return p ? PERFEX_CORE_P : PERFEX_CORE_E;
 	}
 	if (!pmu_name)
 		return PERFEX_CORE_ANY;
 	len = strlen(pmu_name);
-	for (i = 0; i < sizeof(hybrid_pmus) / sizeof(hybrid_pmus[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(hybrid_pmus); i++) {
 		slen = strlen(hybrid_pmus[i].suffix);
 		if (len > slen && !strcmp(pmu_name + len - slen, hybrid_pmus[i].suffix))
 			return hybrid_pmus[i].core;

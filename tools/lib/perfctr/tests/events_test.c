@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../compiler.h"
 #include "../events.h"
 
 static int n, fails;
@@ -37,7 +38,7 @@ static void put_cpus(const char *root, const char *dev, const char *text)
 	unsigned int i;
 	FILE *f;
 
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
 		snprintf(path, sizeof(path), "%s%s", root, dirs[i]);
 		if (mkdir(path, 0755) && errno != EEXIST)
 			perror(path);
@@ -72,7 +73,7 @@ static void rm_tree(const char *root)
 	char path[512];
 	unsigned int i;
 
-	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(paths); i++) {
 		snprintf(path, sizeof(path), "%s%s", root, paths[i]);
 		remove(path);
 	}
@@ -184,7 +185,8 @@ static void test_hybrid(void)
 	r = perfex_events_cpus(&ev, plain, &all, &cpus, err, sizeof(err));
 	check(r == 0, "both, not a hybrid CPU: no restriction", err);
 
-	ev.core[0] = ev.core[1] = PERFEX_CORE_ANY;
+	ev.core[0] = PERFEX_CORE_ANY;
+	ev.core[1] = PERFEX_CORE_ANY;
 	r = perfex_events_cpus(&ev, hybrid, &all, &cpus, err, sizeof(err));
 	check(r == 0, "events of any core type: no restriction", err);
 	rm_tree(hybrid);
