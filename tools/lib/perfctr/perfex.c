@@ -8,9 +8,13 @@
  * hands the state's descriptor to perfex over a socketpair (SCM_RIGHTS).
  * The state survives exec; perfex reads the final sums through the
  * descriptor after the child has exited.
+ *
+ * On a hybrid Intel CPU an event of one core type's libpfm4 PMU counts
+ * on that core type's CPUs only: the child binds itself to them first.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -200,8 +204,9 @@ int main(int argc, char **argv)
 	struct perfctr_info info;
 	int opt, info_opt = 0, list = 0, json = 0, sv[2], fd, err, status;
 	const char *outname = NULL, *specs[PERFCTR_NRCTRS];
-	int i, nspecs = 0;
-	char errbuf[256], what[64];
+	int i, nspecs = 0, bind;
+	char errbuf[1024], what[64];
+	cpu_set_t cpus;
 	FILE *out = stderr;
 	pid_t pid;
 
@@ -255,6 +260,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 125;
 	}
+	/* The CPUs of the core type the events need (hybrid Intel CPUs). */
+	bind = perfex_events_cpus(&ev, NULL, NULL, &cpus, errbuf, sizeof(errbuf));
+	if (bind < 0)
+		die("%s", errbuf);
 	if (outname) {
 		out = fopen(outname, "w");
 		if (!out)
@@ -269,6 +278,10 @@ int main(int argc, char **argv)
 		die("fork: %s", strerror(errno));
 	if (pid == 0) {
 		close(sv[0]);
+		if (bind && sched_setaffinity(0, sizeof(cpus), &cpus)) {
+			send_state(sv[1], errno, -1, "sched_setaffinity");
+			_exit(127);
+		}
 		fd = perfctr_sys_vopen(0, VPERFCTR_OPEN_CREAT);
 		if (fd < 0) {
 			send_state(sv[1], errno, -1, "vperfctr_open");
