@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -291,7 +292,10 @@ static void test_api27(void)
 
 static void test_remote(void)
 {
+	struct vperfctr_control c;
+	struct perfctr_sum_ctrs sum;
 	struct rvperfctr *rv;
+	int status;
 	pid_t pid = fork();
 
 	if (pid == 0) {
@@ -303,6 +307,41 @@ static void test_remote(void)
 	CHECK(!rv && errno == EPERM, "rvperfctr_open on an untraced process: EPERM", "%s",
 	      strerror(errno));
 	rvperfctr_close(rv);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+
+	/*
+	 * A tracee stopped under ptrace: the tracer gives it a state with
+	 * the TSC on, lets it spin 20 ms to its next stop, and reads what
+	 * it ran; then unlinks it.
+	 */
+	pid = fork();
+	if (pid == 0) {
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
+			_exit(1);
+		raise(SIGSTOP);
+		spin_ms(20);
+		raise(SIGSTOP);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status)) {
+		result(0, "rvperfctr on a stopped tracee", " tracee did not stop");
+		return;
+	}
+	rv = rvperfctr_open(pid);
+	CHECK(rv, "rvperfctr_open on a stopped tracee", "%s", strerror(errno));
+	if (rv) {
+		memset(&c, 0, sizeof(c));
+		c.cpu_control.tsc_on = 1;
+		CHECK(!rvperfctr_control(rv, &c), "rvperfctr_control", "%s", strerror(errno));
+		CHECK(!ptrace(PTRACE_CONT, pid, NULL, NULL) && waitpid(pid, &status, 0) == pid &&
+		      WIFSTOPPED(status), "tracee ran to its next stop", "");
+		CHECK(!rvperfctr_read_ctrs(rv, &sum) && sum.tsc > 0,
+		      "rvperfctr_read_ctrs: the tracee's own run time", "tsc %llu",
+		      (unsigned long long)sum.tsc);
+		CHECK(!rvperfctr_unlink(rv), "rvperfctr_unlink", "%s", strerror(errno));
+		rvperfctr_close(rv);
+	}
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 }
