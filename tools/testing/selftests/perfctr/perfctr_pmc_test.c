@@ -18,6 +18,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <sched.h>
@@ -214,7 +215,8 @@ TEST(pmc1_event_selector_counts_like_pmc5)
 	struct vperfctr_control c;
 	const struct vperfctr_state *s;
 	__u64 a0, a1, b0, b1;
-	int fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+	long long d, best = LLONG_MAX;
+	int tries, fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
 
 	if (!have_pmcs())
 		SKIP(return, "no PMC model on this CPU");
@@ -223,15 +225,25 @@ TEST(pmc1_event_selector_counts_like_pmc5)
 	ASSERT_EQ(0, vperfctr_control(fd, &c));
 	s = vperfctr_map(fd);
 	ASSERT_NE(NULL, s);
-	a0 = vperfctr_read_pmc_seq(s, 0);
-	a1 = vperfctr_read_pmc_seq(s, 1);
-	insn_loop(2000000);
-	b0 = vperfctr_read_pmc_seq(s, 0);
-	b1 = vperfctr_read_pmc_seq(s, 1);
-	EXPECT_LE(2000000, b0 - a0);
-	EXPECT_LE(2000000, b1 - a1);
+	/*
+	 * QEMU counts the kernel's instructions too: a tick between the two
+	 * counters' reads puts thousands in one window only.  The best of a
+	 * few tries has none there.
+	 */
+	for (tries = 0; tries < 5; tries++) {
+		a0 = vperfctr_read_pmc_seq(s, 0);
+		a1 = vperfctr_read_pmc_seq(s, 1);
+		insn_loop(2000000);
+		b0 = vperfctr_read_pmc_seq(s, 0);
+		b1 = vperfctr_read_pmc_seq(s, 1);
+		EXPECT_LE(2000000, b0 - a0);
+		EXPECT_LE(2000000, b1 - a1);
+		d = llabs((long long)(b0 - a0) - (long long)(b1 - a1));
+		if (d < best)
+			best = d;
+	}
 	/* The reads sit at different points: a few instructions apart. */
-	EXPECT_GE(READ_OVERHEAD_MAX, llabs((long long)(b0 - a0) - (long long)(b1 - a1)));
+	EXPECT_GE(READ_OVERHEAD_MAX, best);
 	close_state(fd, s);
 }
 
@@ -489,8 +501,9 @@ TEST(pmc_two_threads_on_one_cpu_count_their_own)
 
 	if (!have_pmcs())
 		SKIP(return, "no PMC model on this CPU");
-	for (tries = 1; tries <= 3; tries++)
-		if (two_threads_once(_metadata, tries == 3))
+	/* A loaded host's ticks add kernel instructions (QEMU counts them). */
+	for (tries = 1; tries <= 5; tries++)
+		if (two_threads_once(_metadata, tries == 5))
 			break;
 }
 
