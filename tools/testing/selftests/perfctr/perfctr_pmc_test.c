@@ -414,9 +414,10 @@ TEST(pmc_blocked_thread_does_not_count_the_other)
 	       (unsigned long long)(b - a));
 	/*
 	 * Its pthread_create() and read(), kernel included under QEMU (a few
-	 * hundred thousand, more on a loaded host): far from the other's 20 M.
+	 * hundred thousand; millions on a loaded host, whose ticks come more
+	 * often per instruction): under half the other's 20 M.
 	 */
-	EXPECT_GT(5000000, b - a);
+	EXPECT_GT(10000000, b - a);
 	close_state(fd, s);
 	close(leak_pipe[0]);
 	close(leak_pipe[1]);
