@@ -257,4 +257,3 @@ generic:
 		boot->name);
 	return NULL;
 }
-
