@@ -14,7 +14,8 @@ numbering, the diffstat -- is rewritten here from the tree.
 
 patches/0000-cover-letter.patch is written too, in the form of git
 format-patch --cover-letter: scripts/cover-letter.txt's subject and
-text, then the shortlog and the series' diffstat.  It is not in series.
+text, its Signed-off-by, then the shortlog and the series' diffstat.  It
+is not in series: quilt refuses a patch without a diff, and git am too.
 """
 import fnmatch
 import os
@@ -216,7 +217,8 @@ def cover_letter(result, patches):
     return (f'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n'
             f'From: {author}\nDate: {date}\n'
             f'Subject: [PATCH 00/{len(patches):02d}] {m.group(1)}\n\n'
-            + text[m.end():].rstrip('\n') + '\n\n' + '\n'.join(shortlog) + '\n\n'
+            + text[m.end():].rstrip('\n') + f'\n\nSigned-off-by: {author}\n\n'
+            + '\n'.join(shortlog) + '\n\n'
             + '\n'.join(lines) + '\n\n' + TRAILER)
 
 
