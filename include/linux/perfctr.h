@@ -219,6 +219,7 @@ void __vperfctr_suspend(struct vperfctr *perfctr);
 void __vperfctr_resume(struct vperfctr *perfctr);
 void __vperfctr_sample(struct vperfctr *perfctr);
 void __vperfctr_exec(struct task_struct *tsk, bool secure);
+void __vperfctr_fork(struct task_struct *child, u64 clone_flags);
 
 /*
  * Thread-management hooks.  A thread has a state attached exactly when
@@ -227,14 +228,30 @@ void __vperfctr_exec(struct task_struct *tsk, bool secure);
  * switch hooks are not even reached for them.
  */
 
-/* copy_thread(): the child starts without counters. */
+/* copy_thread(): the child starts without counters (see perfctr_fork()). */
 static inline void perfctr_copy_thread(struct task_struct *child)
 {
 	child->thread.perfctrs = NULL;
 	clear_tsk_thread_flag(child, TIF_PERFCTR);
 }
 
-/* exit_thread(): stop the counters and detach the state. */
+/*
+ * copy_process(), after copy_thread() succeeded, in the parent: a child
+ * of a thread whose control asks for it (VPERFCTR_CONTROL_INHERIT, and
+ * VPERFCTR_CONTROL_INHERIT_THREAD for CLONE_THREAD) gets a state of its
+ * own with the same control.  A later failure of the fork undoes it in
+ * exit_thread().
+ */
+static inline void perfctr_fork(struct task_struct *child, u64 clone_flags)
+{
+	if (test_thread_flag(TIF_PERFCTR))
+		__vperfctr_fork(child, clone_flags);
+}
+
+/*
+ * exit_thread(): stop the counters and detach the state; an inherited
+ * state's totals go to its parent's children's sums.
+ */
 static inline void perfctr_exit_thread(struct task_struct *tsk)
 {
 	if (test_tsk_thread_flag(tsk, TIF_PERFCTR))
@@ -289,6 +306,7 @@ static inline void perfctr_switch_in(struct task_struct *next)
 }
 #else
 static inline void perfctr_copy_thread(struct task_struct *child) { }
+static inline void perfctr_fork(struct task_struct *child, u64 clone_flags) { }
 static inline void perfctr_exit_thread(struct task_struct *tsk) { }
 static inline void perfctr_suspend_thread(struct task_struct *prev) { }
 static inline void perfctr_resume_thread(struct task_struct *next) { }

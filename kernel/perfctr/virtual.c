@@ -15,7 +15,10 @@
  *  - a tracer, only while the owner is stopped under ptrace and frozen
  *    there (ptrace_freeze_stopped_child()), so the owner runs none of the
  *    above meanwhile;
- *  - anyone holding a file of a state no longer attached: read only.
+ *  - anyone holding a file of a state no longer attached: read only;
+ *  - an inheriting descendant's final totals, merged into its children's
+ *    sums (state->children) from whatever thread finishes it, under
+ *    children_lock.
  * task_lock() of the owner guards the attach and detach of the state.
  */
 #include <linux/capability.h>
@@ -32,6 +35,7 @@
 #include <linux/pseudo_fs.h>
 #include <linux/perf_event.h>
 #include <linux/refcount.h>
+#include <linux/sched.h>
 #include <linux/security.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
@@ -111,6 +115,23 @@ struct vperfctr {
 	struct vperfctr_control new_control;
 	struct perfctr_cpu_state new_state;
 	cpumask_var_t new_forbidden;
+	/*
+	 * Inheritance.  control_id names the control in force (a child
+	 * created by inheritance starts with its parent's); inherit_parent
+	 * is the state a child's totals go to (referenced), and
+	 * inherited_id the control it had then.  inherit_pending counts the
+	 * owner while attached plus the inheriting children not yet merged:
+	 * at zero the state is final and goes up (vperfctr_inherit_put()).
+	 * children_lock serialises the merges into state->children with the
+	 * changes of control_id.
+	 */
+	u64 control_id;
+	u64 inherited_id;
+	struct vperfctr *inherit_parent;
+	atomic_t inherit_pending;
+	bool exited;			/* detached by its owner's exit */
+	bool aborted;			/* its fork failed after all */
+	spinlock_t children_lock;
 };
 
 /*
@@ -122,6 +143,7 @@ struct vperfctr {
 
 static struct vfsmount *vperfctr_mnt __ro_after_init;
 static DEFINE_MUTEX(vperfctr_reserve_mutex);
+static atomic64_t vperfctr_control_ids;	/* the last control_id given */
 static unsigned int vperfctr_nr_pmu_users;	/* vperfctr_reserve_mutex */
 
 static inline struct perfctr_cpu_state *cpu_state(struct vperfctr *perfctr)
@@ -530,6 +552,8 @@ static struct vperfctr *vperfctr_alloc(void)
 		return ERR_PTR(-ENOMEM);
 	}
 	refcount_set(&perfctr->refcnt, 1);
+	atomic_set(&perfctr->inherit_pending, 1);	/* the owner-to-be */
+	spin_lock_init(&perfctr->children_lock);
 	perfctr->ovf_tick = jiffies - 1;	/* no overflow in this tick yet */
 	init_task_work(&perfctr->signal_work, vperfctr_signal_work);
 	perfctr->state = page_address(perfctr->page);
@@ -537,6 +561,79 @@ static struct vperfctr *vperfctr_alloc(void)
 	perfctr->state->abi_version = PERFCTR_ABI_VERSION;
 	perfctr->state->cpu_state.k1.isuspend_cpu = -1;
 	return perfctr;
+}
+
+/*
+ * The children's sums change under children_lock, from any thread; the
+ * sequence lets the owner read them from its mapping without the lock.
+ */
+static void vperfctr_children_begin(struct vperfctr_children *c)
+{
+	WRITE_ONCE(c->sequence, c->sequence + 1);
+	smp_wmb();
+}
+
+static void vperfctr_children_end(struct vperfctr_children *c)
+{
+	smp_wmb();
+	WRITE_ONCE(c->sequence, c->sequence + 1);
+}
+
+/*
+ * A final @child goes to @parent, the state it inherited its control
+ * from: its own sums and its children's are added to @parent's
+ * children's sums if it exited (not unlinked, not detached at exec) and
+ * neither it nor @parent changed control since the fork -- else the
+ * counters may count other events, and it is counted as not merged.  A
+ * child whose fork failed after perfctr_fork() was never a child.
+ */
+static void vperfctr_merge(struct vperfctr *parent, struct vperfctr *child)
+{
+	const struct perfctr_cpu_state *st = cpu_state(child);
+	const struct vperfctr_children *from = &child->state->children;
+	struct vperfctr_children *to = &parent->state->children;
+	unsigned int i;
+
+	if (child->aborted)
+		return;
+	spin_lock(&parent->children_lock);
+	vperfctr_children_begin(to);
+	if (child->exited && child->control_id == child->inherited_id &&
+	    parent->control_id == child->inherited_id) {
+		to->sum.tsc += st->tsc_sum + from->sum.tsc;
+		for (i = 0; i < PERFCTR_NRCTRS; i++)
+			to->sum.pmc[i] += st->pmc[i].sum + from->sum.pmc[i];
+		to->nr_merged += 1 + from->nr_merged;
+		to->nr_unmerged += from->nr_unmerged;
+	} else {
+		to->nr_unmerged++;
+	}
+	vperfctr_children_end(to);
+	spin_unlock(&parent->children_lock);
+}
+
+/*
+ * Drop one of @perfctr's inherit_pending counts: its owner's at detach,
+ * or a child's once merged.  The last one makes the state final: it is
+ * merged into its own parent, which loses a count in turn -- a loop, not
+ * recursion, however deep the process tree.  Process context.
+ */
+static void vperfctr_inherit_put(struct vperfctr *perfctr)
+{
+	struct vperfctr *parent, *held = NULL;
+
+	while (atomic_dec_and_test(&perfctr->inherit_pending) && perfctr->inherit_parent) {
+		parent = perfctr->inherit_parent;
+		perfctr->inherit_parent = NULL;
+		vperfctr_merge(parent, perfctr);
+		/* The child's reference to @parent is now ours. */
+		if (held)
+			vperfctr_put(held);
+		held = parent;
+		perfctr = parent;
+	}
+	if (held)
+		vperfctr_put(held);
 }
 
 /*
@@ -571,7 +668,9 @@ static void vperfctr_detach(struct vperfctr *perfctr, struct task_struct *tsk)
 	task_unlock(tsk);
 	vperfctr_put_pmu(perfctr);
 	vperfctr_update_tick_dep(perfctr, tsk);
-	/* Who waited for the detach finds the PMU released too. */
+	/* Final unless inheriting children run on: then the last of them. */
+	vperfctr_inherit_put(perfctr);
+	/* Who waited for the detach finds the PMU released and the merge done. */
 	wake_up_var(&perfctr->owner);
 	vperfctr_put(perfctr);
 }
@@ -580,8 +679,14 @@ void __vperfctr_exit(struct task_struct *tsk)
 {
 	struct vperfctr *perfctr = tsk->thread.perfctrs;
 
-	if (perfctr)
-		vperfctr_detach(perfctr, tsk);
+	if (!perfctr)
+		return;
+	/* copy_process() undoing a fork calls exit_thread() too. */
+	if (tsk->flags & PF_EXITING)
+		perfctr->exited = true;
+	else
+		perfctr->aborted = true;
+	vperfctr_detach(perfctr, tsk);
 }
 
 void __vperfctr_exec(struct task_struct *tsk, bool secure)
@@ -821,6 +926,86 @@ static int vperfctr_may_count_kernel(void)
 	return err ?: security_locked_down(LOCKDOWN_PERF);
 }
 
+/*
+ * A child that should have inherited @parent's control got no state (no
+ * memory, perfctr_access lowered, the PMU taken meanwhile): it still
+ * forks, and the parent's children's sums say they miss one.
+ */
+static void vperfctr_unmerged_child(struct vperfctr *parent)
+{
+	struct vperfctr_children *c = &parent->state->children;
+
+	spin_lock(&parent->children_lock);
+	vperfctr_children_begin(c);
+	c->nr_unmerged++;
+	vperfctr_children_end(c);
+	spin_unlock(&parent->children_lock);
+}
+
+/*
+ * A state for @child with @parent's control, its sums at zero: what
+ * vperfctr_open() and vperfctr_control() would give it, with the rights
+ * of the forking thread (current, @parent's owner).
+ */
+static struct vperfctr *vperfctr_inherit(struct vperfctr *parent, struct task_struct *child)
+{
+	struct vperfctr *perfctr = vperfctr_alloc();
+	struct perfctr_cpu_state *st;
+	int err;
+
+	if (IS_ERR(perfctr))
+		return perfctr;
+	st = cpu_state(perfctr);
+	st->control = cpu_state(parent)->control;
+	err = vperfctr_may_use();
+	if (!err)
+		err = perfctr_cpu_update_control(st, 0);
+	if (!err && perfctr_cpu_counts_kernel(st))
+		err = vperfctr_may_count_kernel();
+	if (!err && perfctr_cstatus_nrctrs(st->cstatus))
+		err = vperfctr_get_pmu(perfctr);
+	if (err) {
+		vperfctr_put(perfctr);
+		return ERR_PTR(err);
+	}
+	perfctr->si_signo = parent->si_signo;
+	perfctr->flags = parent->flags;
+	/* The parent's affinity, which the child has, already excludes them. */
+	cpumask_copy(perfctr->forbidden, parent->forbidden);
+	perfctr->forbidden_on = parent->forbidden_on;
+	perfctr->control_id = parent->control_id;
+	perfctr->inherited_id = parent->control_id;
+	refcount_inc(&parent->refcnt);
+	atomic_inc(&parent->inherit_pending);
+	perfctr->inherit_parent = parent;
+	return perfctr;
+}
+
+void __vperfctr_fork(struct task_struct *child, u64 clone_flags)
+{
+	struct vperfctr *parent = current->thread.perfctrs;
+	struct vperfctr *perfctr;
+	unsigned int want = clone_flags & CLONE_THREAD ? VPERFCTR_CONTROL_INHERIT_THREAD
+						       : VPERFCTR_CONTROL_INHERIT;
+
+	/* Not io_uring's or vhost's workers: they run no user code. */
+	if (!(parent->flags & want) || child->flags & (PF_KTHREAD | PF_USER_WORKER))
+		return;
+	perfctr = vperfctr_inherit(parent, child);
+	if (IS_ERR(perfctr)) {
+		vperfctr_unmerged_child(parent);
+		return;
+	}
+	/* The child is not visible yet; its first switch-in starts the counters. */
+	task_lock(child);
+	perfctr->owner = child;		/* the allocation's reference */
+	child->thread.perfctrs = perfctr;
+	set_tsk_thread_flag(child, TIF_PERFCTR);
+	task_unlock(child);
+	vperfctr_grant_rdpmc(perfctr, child);
+	vperfctr_update_tick_dep(perfctr, child);
+}
+
 /* sys_vperfctr_open() */
 static int do_vperfctr_open(int tid, int creat)
 {
@@ -1030,6 +1215,22 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 		}
 	}
 
+	/*
+	 * A new control id: children forked under the old control are not
+	 * merged any more.  The children's sums follow the rule of the
+	 * thread's own.
+	 */
+	spin_lock(&perfctr->children_lock);
+	vperfctr_children_begin(&perfctr->state->children);
+	perfctr->control_id = atomic64_inc_return(&vperfctr_control_ids);
+	for (i = 0; i < PERFCTR_NRCTRS; i++)
+		if (!(ctl->preserve & BIT(i)))
+			perfctr->state->children.sum.pmc[i] = 0;
+	if (!next->control.tsc_on)
+		perfctr->state->children.sum.tsc = 0;
+	vperfctr_children_end(&perfctr->state->children);
+	spin_unlock(&perfctr->children_lock);
+
 	perfctr_irq_save(flags);
 	if (tsk == current)
 		vperfctr_suspend_locked(perfctr);
@@ -1113,9 +1314,11 @@ static int do_vperfctr_iresume(struct vperfctr *perfctr)
 /* sys_vperfctr_read() */
 static int do_vperfctr_read(struct vperfctr *perfctr,
 			    struct perfctr_sum_ctrs __user *sump,
-			    struct vperfctr_control __user *controlp)
+			    struct vperfctr_control __user *controlp,
+			    struct vperfctr_children __user *childrenp)
 {
 	struct perfctr_cpu_state *st = cpu_state(perfctr);
+	struct vperfctr_children children;
 	struct perfctr_sum_ctrs sum;
 	struct {
 		s32 si_signo;
@@ -1140,6 +1343,9 @@ static int do_vperfctr_read(struct vperfctr *perfctr,
 	perfctr_irq_restore(flags);
 	head.si_signo = perfctr->si_signo;
 	head.flags = perfctr->flags;
+	spin_lock(&perfctr->children_lock);
+	children = perfctr->state->children;
+	spin_unlock(&perfctr->children_lock);
 
 	/* The control changes only through this thread or while it is frozen. */
 	if (sump && copy_to_user(sump, &sum, sizeof(sum)))
@@ -1148,6 +1354,8 @@ static int do_vperfctr_read(struct vperfctr *perfctr,
 		 (copy_to_user(controlp, &head, sizeof(head)) ||
 		  copy_to_user(&controlp->cpu_control, &st->control, sizeof(st->control)) ||
 		  clear_user(controlp->_reserved, sizeof(controlp->_reserved))))
+		err = -EFAULT;
+	else if (childrenp && copy_to_user(childrenp, &children, sizeof(children)))
 		err = -EFAULT;
 	vperfctr_end(tsk);
 	return err;
@@ -1198,15 +1406,16 @@ SYSCALL_DEFINE1(vperfctr_iresume, int, fd)
 	return do_vperfctr_iresume(perfctr);
 }
 
-SYSCALL_DEFINE3(vperfctr_read, int, fd, struct perfctr_sum_ctrs __user *, sum,
-		struct vperfctr_control __user *, control)
+SYSCALL_DEFINE4(vperfctr_read, int, fd, struct perfctr_sum_ctrs __user *, sum,
+		struct vperfctr_control __user *, control,
+		struct vperfctr_children __user *, children)
 {
 	CLASS(fd, f)(fd);
 	struct vperfctr *perfctr = vperfctr_from_file(fd_file(f));
 
 	if (IS_ERR(perfctr))
 		return PTR_ERR(perfctr);
-	return do_vperfctr_read(perfctr, sum, control);
+	return do_vperfctr_read(perfctr, sum, control, children);
 }
 
 int __init vperfctr_init(void)

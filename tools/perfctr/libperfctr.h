@@ -52,7 +52,13 @@ static inline int vperfctr_iresume(int fd)
 static inline int vperfctr_read(int fd, struct perfctr_sum_ctrs *sum,
 				struct vperfctr_control *control)
 {
-	return syscall(__NR_vperfctr_read, fd, sum, control);
+	return syscall(__NR_vperfctr_read, fd, sum, control, NULL);
+}
+
+/* The children's sums only, by the system call. */
+static inline int vperfctr_read_children(int fd, struct vperfctr_children *children)
+{
+	return syscall(__NR_vperfctr_read, fd, NULL, NULL, children);
 }
 
 /* Map the state of @fd for fast reads; NULL (errno set) on failure. */

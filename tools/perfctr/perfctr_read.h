@@ -107,6 +107,31 @@ static inline __u64 perfctr_state_read_pmc(const struct vperfctr_state *s, unsig
 	return sum + perfctr_pmc_delta(now, start, width);
 }
 
+/*
+ * The children's sums (struct vperfctr_children): merged by other threads
+ * on other CPUs, so read with the children's own sequence and acquire
+ * ordering; any thread that maps the state may read them.
+ */
+static inline void perfctr_state_read_children(const struct vperfctr_state *s,
+					       struct vperfctr_children *c)
+{
+	unsigned int i;
+	__u32 seq;
+
+	do {
+		while ((seq = __atomic_load_n(&s->children.sequence, __ATOMIC_ACQUIRE)) & 1)
+			;
+		c->nr_merged = PERFCTR_LOAD(s->children.nr_merged);
+		c->nr_unmerged = PERFCTR_LOAD(s->children.nr_unmerged);
+		c->sum.tsc = PERFCTR_LOAD(s->children.sum.tsc);
+		for (i = 0; i < PERFCTR_NRCTRS; i++)
+			c->sum.pmc[i] = PERFCTR_LOAD(s->children.sum.pmc[i]);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	} while (PERFCTR_LOAD(s->children.sequence) != seq);
+	c->sequence = seq;
+	c->_reserved = 0;
+}
+
 /* All of the owner's counters; needs RDPMC if any PMC runs. */
 static inline void perfctr_state_read_ctrs(const struct vperfctr_state *s,
 					   struct perfctr_sum_ctrs *sum)

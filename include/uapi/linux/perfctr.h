@@ -12,7 +12,8 @@
  *   int vperfctr_unlink(int fd);
  *   int vperfctr_iresume(int fd);
  *   int vperfctr_read(int fd, struct perfctr_sum_ctrs *sum,
- *                     struct vperfctr_control *control);
+ *                     struct vperfctr_control *control,
+ *                     struct vperfctr_children *children);
  *
  * Documentation/perfctr/ describes them.  All structures use fixed-size
  * fields only and have one layout for 32- and 64-bit user space.
@@ -59,6 +60,10 @@
  * the live part: a stopped counter's value is its sum.  Only the owner
  * thread can read live values; any other reader sees the sums as of the
  * owner's last suspend.
+ *
+ * The children's sums (struct vperfctr_children) change when a
+ * descendant's totals are merged, from another thread; they have their
+ * own sequence counter, read in the same way.
  */
 #ifndef _UAPI_LINUX_PERFCTR_H
 #define _UAPI_LINUX_PERFCTR_H
@@ -66,8 +71,8 @@
 #include <linux/types.h>
 #include <asm/perfctr.h>
 
-/* Version of the system-call API (2.7 generation plus the sequence). */
-#define PERFCTR_API_VERSION	0x0702
+/* Version of the system-call API (2.7's plus the sequence and inheritance). */
+#define PERFCTR_API_VERSION	0x0800
 #define PERFCTR_CPU_VERSION	0x0002	/* full-width starts */
 #define PERFCTR_ABI_VERSION	((PERFCTR_API_VERSION << 16) | PERFCTR_CPU_VERSION)
 
@@ -164,6 +169,30 @@ struct perfctr_cpu_state {
 	struct perfctr_cpu_control control;
 };
 
+/**
+ * struct vperfctr_children - what the inheriting descendants counted
+ * @sequence: incremented before and after every merge: odd while one is
+ *	in progress (read it as cpu_state.sequence)
+ * @nr_merged: finished descendants whose totals are in @sum
+ * @nr_unmerged: inheriting descendants whose totals are not: their
+ *	control or this state's changed after the fork, they unlinked their
+ *	state, or the fork could not give them one
+ * @_reserved: zero
+ * @sum: the sum of their final counts, in this state's control order
+ *
+ * A child that inherited the control (VPERFCTR_CONTROL_INHERIT,
+ * VPERFCTR_CONTROL_INHERIT_THREAD) adds its own final sums and its
+ * children's to its parent's state once it has exited and its own
+ * inheriting children have done the same.
+ */
+struct vperfctr_children {
+	__u32 sequence;
+	__u32 nr_merged;
+	__u32 nr_unmerged;
+	__u32 _reserved;
+	struct perfctr_sum_ctrs sum;
+};
+
 #define VPERFCTR_STATE_MAGIC	0x76706373	/* "vpcs" */
 
 /**
@@ -171,16 +200,24 @@ struct perfctr_cpu_state {
  * @magic: VPERFCTR_STATE_MAGIC
  * @abi_version: PERFCTR_ABI_VERSION
  * @cpu_state: the counters
+ * @children: the inheriting descendants' counts
  */
 struct vperfctr_state {
 	__u32 magic;
 	__u32 abi_version;
 	struct perfctr_cpu_state cpu_state;
+	struct vperfctr_children children;
 };
 
 /* vperfctr_control.flags */
 #define VPERFCTR_CONTROL_CLOEXEC	0x1	/* unlink the state at exec */
-#define VPERFCTR_CONTROL_FLAGS		VPERFCTR_CONTROL_CLOEXEC
+/* A child of fork(), vfork() or clone() without CLONE_THREAD inherits. */
+#define VPERFCTR_CONTROL_INHERIT	0x2
+/* A thread created with CLONE_THREAD inherits. */
+#define VPERFCTR_CONTROL_INHERIT_THREAD	0x4
+#define VPERFCTR_CONTROL_FLAGS		(VPERFCTR_CONTROL_CLOEXEC | \
+					 VPERFCTR_CONTROL_INHERIT | \
+					 VPERFCTR_CONTROL_INHERIT_THREAD)
 
 /* vperfctr_open() creat argument */
 #define VPERFCTR_OPEN_CREAT		0x1

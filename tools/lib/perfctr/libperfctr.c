@@ -48,9 +48,10 @@ int perfctr_sys_viresume(int fd)
 	return syscall(__NR_vperfctr_iresume, fd);
 }
 
-int perfctr_sys_vread(int fd, struct perfctr_sum_ctrs *sum, struct vperfctr_control *control)
+int perfctr_sys_vread(int fd, struct perfctr_sum_ctrs *sum, struct vperfctr_control *control,
+		      struct vperfctr_children *children)
 {
-	return syscall(__NR_vperfctr_read, fd, sum, control);
+	return syscall(__NR_vperfctr_read, fd, sum, control, children);
 }
 
 const struct vperfctr_state *perfctr_sys_vmap(int fd)
@@ -106,7 +107,7 @@ int _sys_vperfctr_iresume(int fd)
 
 int _sys_vperfctr_read_sum(int fd, struct perfctr_sum_ctrs *sum)
 {
-	return perfctr_sys_vread(fd, sum, NULL);
+	return perfctr_sys_vread(fd, sum, NULL, NULL);
 }
 
 /* Open @tid's state: create it (if @creat) or open the existing one. */
@@ -134,21 +135,23 @@ int _vperfctr_control(int fd, const struct vperfctr_control *control)
 
 int _vperfctr_read_control(int fd, struct vperfctr_control *control)
 {
-	return perfctr_sys_vread(fd, NULL, control);
+	return perfctr_sys_vread(fd, NULL, control, NULL);
 }
 
 int _vperfctr_read_sum(int fd, struct perfctr_sum_ctrs *sum)
 {
-	return perfctr_sys_vread(fd, sum, NULL);
+	return perfctr_sys_vread(fd, sum, NULL, NULL);
 }
 
-/* The kernel keeps no sums of exited children any more. */
+/* 2.7's children's sums: those of VPERFCTR_CONTROL_INHERIT children. */
 int _vperfctr_read_children(int fd, struct perfctr_sum_ctrs *sum)
 {
-	(void)fd;
-	(void)sum;
-	errno = EOPNOTSUPP;
-	return -1;
+	struct vperfctr_children children;
+
+	if (perfctr_sys_vread(fd, NULL, NULL, &children))
+		return -1;
+	*sum = children.sum;
+	return 0;
 }
 
 /*
@@ -259,7 +262,20 @@ int vperfctr_read_state(const struct vperfctr *self, struct perfctr_sum_ctrs *su
 			memset(control, 0, sizeof(*control));
 		return 0;
 	}
-	return perfctr_sys_vread(self->fd, sum, control);
+	return perfctr_sys_vread(self->fd, sum, control, NULL);
+}
+
+int vperfctr_read_children(const struct vperfctr *self, struct vperfctr_children *children)
+{
+	if (self->kstate) {	/* any thread may: no hardware counter is read */
+		perfctr_state_read_children(self->kstate, children);
+		return 0;
+	}
+	if (self->fd < 0) {
+		memset(children, 0, sizeof(*children));
+		return 0;
+	}
+	return perfctr_sys_vread(self->fd, NULL, NULL, children);
 }
 
 int vperfctr_control(struct vperfctr *self, struct vperfctr_control *control)

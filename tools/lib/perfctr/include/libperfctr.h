@@ -42,7 +42,8 @@ int perfctr_sys_vopen(int tid, int creat);
 int perfctr_sys_vcontrol(int fd, const struct vperfctr_control *control);
 int perfctr_sys_vunlink(int fd);
 int perfctr_sys_viresume(int fd);
-int perfctr_sys_vread(int fd, struct perfctr_sum_ctrs *sum, struct vperfctr_control *control);
+int perfctr_sys_vread(int fd, struct perfctr_sum_ctrs *sum, struct vperfctr_control *control,
+		      struct vperfctr_children *children);
 
 /* Map the state of @fd read-only (one page); NULL with errno on failure. */
 const struct vperfctr_state *perfctr_sys_vmap(int fd);
@@ -101,6 +102,7 @@ struct perfctr_cpus_info *vperfctr_cpus_info(const struct vperfctr *self);
 int vperfctr_read_ctrs_slow(const struct vperfctr *self, struct perfctr_sum_ctrs *sum);
 int vperfctr_read_state(const struct vperfctr *self, struct perfctr_sum_ctrs *sum,
 			struct vperfctr_control *control);
+int vperfctr_read_children(const struct vperfctr *self, struct vperfctr_children *children);
 int vperfctr_control(struct vperfctr *self, struct vperfctr_control *control);
 int vperfctr_stop(struct vperfctr *self);
 int vperfctr_is_running(const struct vperfctr *self);

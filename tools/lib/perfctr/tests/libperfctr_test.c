@@ -196,12 +196,12 @@ static void test_raw(void)
 	CHECK(s && s->magic == VPERFCTR_STATE_MAGIC, "raw vmap", "%s", strerror(errno));
 	spin_ms(5);
 	memset(&c, 0xff, sizeof(c));
-	CHECK(perfctr_sys_vread(fd, &sum, &c) == 0 && sum.tsc > 0 && c.cpu_control.tsc_on == 1,
+	CHECK(perfctr_sys_vread(fd, &sum, &c, NULL) == 0 && sum.tsc > 0 && c.cpu_control.tsc_on == 1,
 	      "raw vread", "tsc %llu", (unsigned long long)sum.tsc);
 	if (s) {
 		__u64 a = perfctr_state_read_tsc(s), b;
 
-		perfctr_sys_vread(fd, &sum, NULL);
+		perfctr_sys_vread(fd, &sum, NULL, NULL);
 		b = perfctr_state_read_tsc(s);
 		CHECK(a <= sum.tsc && sum.tsc <= b, "fast tsc brackets the syscall",
 		      "%llu %llu %llu", (unsigned long long)a, (unsigned long long)sum.tsc,

@@ -38,6 +38,7 @@
 #include "../../../perfctr/libperfctr.h"
 #include "../kselftest_harness.h"
 #include "sysctl_util.h"
+#include "inherit_util.h"
 
 #ifdef _ARCH_PPC64
 
@@ -883,6 +884,137 @@ TEST(exited_threads_state_does_not_hold_the_pmu)
 	EXPECT_LE(0, pfd) TH_LOG("perf_event_open: %s", strerror(errno));
 	if (pfd >= 0)
 		close(pfd);
+	close(fd);
+}
+
+/* --------------------------------------------------------- inheritance */
+
+#define INHERIT_ALL	(VPERFCTR_CONTROL_INHERIT | VPERFCTR_CONTROL_INHERIT_THREAD)
+#define INHERIT_LOOP	5000000UL
+
+/* PMC5 (user instructions) and the TSC for the calling thread, with @flags. */
+static int open_inherit(unsigned int flags)
+{
+	static const unsigned int map[] = { PMC5 };
+	struct vperfctr_control c;
+	int fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+
+	if (fd < 0)
+		return -1;
+	amode(&c, MMCR0_FCS, 1, map, NULL);
+	c.flags = flags;
+	if (vperfctr_control(fd, &c)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Three children, each with two threads and a grandchild, every one
+ * running a loop of 5,000,000 instructions: each state's children's sums
+ * are exactly the merge of its children's totals, to the instruction;
+ * the caller's own count excludes the twelve loops; and the children's
+ * sums hold the twelve loops plus the few instructions around them
+ * (QEMU counts the kernel's too: the fork and exit paths).
+ */
+TEST(inherit_pmc_children_sums_are_exact)
+{
+	struct inherit_plan plan = { 3, 2, 1, 0, insn_loop, INHERIT_LOOP };
+	struct inherit_node nodes[INHERIT_MAX_NODES];
+	unsigned int merged, unmerged;
+	struct vperfctr_children c;
+	struct perfctr_sum_ctrs own;
+	int fd;
+
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
+	fd = open_inherit(INHERIT_ALL);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, inherit_run(&plan, nodes));
+	EXPECT_EQ(0, inherit_check_children(&plan, nodes, 0));
+	EXPECT_EQ(0, inherit_check_children(&plan, nodes, -1));
+	ASSERT_EQ(0, vperfctr_read_children(fd, &c));
+	EXPECT_EQ(inherit_expect(&plan, nodes, 0, 0, &merged, &unmerged), c.sum.pmc[0]);
+	EXPECT_EQ(inherit_expect(&plan, nodes, 0, -1, &merged, &unmerged), c.sum.tsc);
+	EXPECT_EQ(12, c.nr_merged);
+	EXPECT_EQ(0, c.nr_unmerged);
+	ASSERT_EQ(0, vperfctr_read(fd, &own, NULL));
+	TH_LOG("children %llu instructions, own %llu", (unsigned long long)c.sum.pmc[0],
+	       (unsigned long long)own.pmc[0]);
+	EXPECT_LE(12 * INHERIT_LOOP, c.sum.pmc[0]);
+	EXPECT_GT(12 * (INHERIT_LOOP + 2000000), c.sum.pmc[0]);
+	EXPECT_GT(INHERIT_LOOP, own.pmc[0]);
+	inherit_close(&plan, nodes);
+	vperfctr_unlink(fd);
+	close(fd);
+}
+
+/* Every inheriting state holds the PMU: perf waits for the last of them. */
+TEST(inherit_pmc_child_holds_the_pmu)
+{
+	int fd, pfd, go[2], status;
+	pid_t pid;
+	char ch;
+
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
+	ASSERT_EQ(0, pipe(go));
+	fd = open_inherit(VPERFCTR_CONTROL_INHERIT);
+	ASSERT_LE(0, fd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(go[1]);
+		_exit(read(go[0], &ch, 1) == 0 ? 0 : 1);
+	}
+	close(go[0]);
+	ASSERT_EQ(0, vperfctr_unlink(fd));
+	close(fd);
+	/* The parent let go; the child's inherited state still counts. */
+	EXPECT_EQ(-1, perf_hw_open());
+	EXPECT_EQ(EBUSY, errno);
+	close(go[1]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	pfd = perf_hw_open();
+	EXPECT_LE(0, pfd) TH_LOG("perf_event_open: %s", strerror(errno));
+	if (pfd >= 0)
+		close(pfd);
+}
+
+/* An i-mode control is inherited with its signal: the child's overflows are its own. */
+TEST(inherit_imode_child_signals_itself)
+{
+	struct vperfctr_control c;
+	int fd, status;
+	pid_t pid;
+
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
+	fd = open_imode(0, 100000, 1);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vperfctr_read(fd, NULL, &c));
+	c.flags = VPERFCTR_CONTROL_INHERIT;
+	ASSERT_EQ(0, vperfctr_control(fd, &c));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int cfd = vperfctr_open(0, 0);
+
+		if (cfd < 0)
+			_exit(100);
+		STORE(ovf_fd, cfd);
+		STORE(ovf_signals, 0);
+		insn_loop(1000000);
+		/* Ten periods, each signalled and resumed from the handler. */
+		_exit(LOAD(ovf_bad_code) ? 101 : LOAD(ovf_signals));
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_LE(9, WEXITSTATUS(status));
+	EXPECT_GE(14, WEXITSTATUS(status));
+	vperfctr_unlink(fd);
 	close(fd);
 }
 

@@ -26,6 +26,7 @@
 
 #include "../../../perfctr/libperfctr.h"
 #include "abi_layout.h"
+#include "inherit_util.h"
 #include "sysctl_util.h"
 #include "../kselftest_harness.h"
 
@@ -1353,6 +1354,372 @@ TEST(interrupt_vector_listed)
 	}
 	fclose(f);
 	EXPECT_TRUE(found);
+}
+
+/* --------------------------------------------------------- inheritance */
+
+/* Spin until the calling thread has run @ms milliseconds of CPU time. */
+static void cpu_spin_ms(unsigned long ms)
+{
+	struct timespec ts;
+	unsigned long long end, t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	end = ts.tv_sec * 1000000000ULL + ts.tv_nsec + ms * 1000000ULL;
+	do {
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+		t = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	} while (t < end);
+}
+
+/* A TSC-only state for the calling thread with @flags; -1 on failure. */
+static int inherit_tsc_state(unsigned int flags)
+{
+	struct vperfctr_control c;
+	int fd = self_tsc_state();
+
+	if (fd < 0)
+		return -1;
+	vperfctr_control_tsc(&c, 1);
+	c.flags = flags;
+	if (vperfctr_control(fd, &c)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+#define INHERIT_ALL	(VPERFCTR_CONTROL_INHERIT | VPERFCTR_CONTROL_INHERIT_THREAD)
+
+/*
+ * Three children, each with two threads and a grandchild, all running
+ * 40 ms of CPU: every state's children's sums are the merge of its own
+ * children's totals, to the tick; the caller's own count excludes them;
+ * and the whole agrees with the CPU time the kernel accounts the reaped
+ * children (getrusage(RUSAGE_CHILDREN)).
+ */
+TEST(inherit_children_sums_are_the_merge_of_the_tree)
+{
+	struct inherit_plan plan = { 3, 2, 1, 0, cpu_spin_ms, 40 };
+	struct inherit_node nodes[INHERIT_MAX_NODES];
+	struct vperfctr_children c, fast;
+	const struct vperfctr_state *s;
+	unsigned int merged, unmerged;
+	unsigned long long want, rate = tsc_per_ms(), ru_ticks;
+	struct rusage ru;
+	int fd = inherit_tsc_state(INHERIT_ALL);
+
+	ASSERT_LE(0, fd);
+	s = vperfctr_map(fd);
+	ASSERT_NE(NULL, s);
+	ASSERT_EQ(0, inherit_run(&plan, nodes));
+	EXPECT_EQ(0, inherit_check_children(&plan, nodes, -1));
+	ASSERT_EQ(0, vperfctr_read_children(fd, &c));
+	want = inherit_expect(&plan, nodes, 0, -1, &merged, &unmerged);
+	EXPECT_EQ(want, c.sum.tsc);
+	EXPECT_EQ(12, c.nr_merged);
+	EXPECT_EQ(12, merged);
+	EXPECT_EQ(0, c.nr_unmerged);
+	/* The mapped page says the same, without a system call. */
+	perfctr_state_read_children(s, &fast);
+	EXPECT_EQ(0, memcmp(&c.sum, &fast.sum, sizeof(c.sum)));
+	EXPECT_EQ(c.nr_merged, fast.nr_merged);
+	/* Twelve threads ran 40 ms each; this one mostly waited. */
+	EXPECT_LE(12 * 40 * rate * 95 / 100, c.sum.tsc);
+	EXPECT_GT(c.sum.tsc / 4, sys_tsc(fd));
+	ASSERT_EQ(0, getrusage(RUSAGE_CHILDREN, &ru));
+	ru_ticks = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000 * rate +
+		   (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * rate / 1000;
+	TH_LOG("children: %llu ticks; rusage: %llu ticks; own: %llu", (unsigned long long)c.sum.tsc,
+	       ru_ticks, sys_tsc(fd));
+	EXPECT_LE(ru_ticks * 9 / 10 - 12 * 5 * rate, c.sum.tsc);
+	EXPECT_GE(ru_ticks * 11 / 10 + 12 * 5 * rate, c.sum.tsc);
+	inherit_close(&plan, nodes);
+	vperfctr_unmap(s);
+	vperfctr_unlink(fd);
+	close(fd);
+}
+
+/* A child that changes its control counts other events: not merged. */
+TEST(inherit_reprogrammed_child_is_not_merged)
+{
+	struct inherit_plan plan = { 2, 1, 1, 1, cpu_spin_ms, 10 };
+	struct inherit_node nodes[INHERIT_MAX_NODES];
+	unsigned int merged, unmerged;
+	struct vperfctr_children c;
+	int fd = inherit_tsc_state(INHERIT_ALL);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, inherit_run(&plan, nodes));
+	/* The reprogrammed child's own children merged into it. */
+	EXPECT_EQ(0, inherit_check_children(&plan, nodes, -1));
+	EXPECT_EQ(2, nodes[0].children.nr_merged);
+	ASSERT_EQ(0, vperfctr_read_children(fd, &c));
+	EXPECT_EQ(inherit_expect(&plan, nodes, 0, -1, &merged, &unmerged), c.sum.tsc);
+	EXPECT_EQ(inherit_total(&nodes[3], -1), c.sum.tsc);
+	EXPECT_EQ(3, c.nr_merged);
+	EXPECT_EQ(1, c.nr_unmerged);
+	/* A new control of the parent resets the children's sums too. */
+	ASSERT_EQ(0, inherit_reprogram());
+	ASSERT_EQ(0, vperfctr_read_children(fd, &c));
+	EXPECT_EQ(c.sum.tsc, 0);
+	inherit_close(&plan, nodes);
+	vperfctr_unlink(fd);
+	close(fd);
+}
+
+static void *has_state(void *arg)
+{
+	int fd = vperfctr_open(0, 0);
+
+	*(int *)arg = fd >= 0 ? 1 : errno == ENOENT ? 0 : -1;
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+/* Which children get a state: INHERIT for processes, INHERIT_THREAD for threads. */
+static int inherits(unsigned int flags, int *thread)
+{
+	int fd = inherit_tsc_state(flags), status, got = -1;
+	pthread_t t;
+	pid_t pid;
+
+	if (fd < 0)
+		return -1;
+	*thread = -1;
+	if (!pthread_create(&t, NULL, has_state, thread))
+		pthread_join(t, NULL);
+	pid = fork();
+	if (pid == 0) {
+		has_state(&got);
+		_exit(got + 1);
+	}
+	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status))
+		got = WEXITSTATUS(status) - 1;
+	vperfctr_unlink(fd);
+	close(fd);
+	return got;
+}
+
+TEST(inherit_flags_choose_processes_and_threads)
+{
+	int thread;
+
+	EXPECT_EQ(0, inherits(0, &thread));
+	EXPECT_EQ(0, thread);
+	EXPECT_EQ(1, inherits(VPERFCTR_CONTROL_INHERIT, &thread));
+	EXPECT_EQ(0, thread);
+	EXPECT_EQ(0, inherits(VPERFCTR_CONTROL_INHERIT_THREAD, &thread));
+	EXPECT_EQ(1, thread);
+	EXPECT_EQ(1, inherits(INHERIT_ALL, &thread));
+	EXPECT_EQ(1, thread);
+}
+
+/* The child's state is its own: the same control, sums from zero, its own page. */
+TEST(inherit_child_state_is_its_own)
+{
+	struct vperfctr_control back;
+	int fd = inherit_tsc_state(VPERFCTR_CONTROL_INHERIT), status;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	cpu_spin_ms(20);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		const struct vperfctr_state *s;
+		unsigned long long a, b;
+		int cfd = vperfctr_open(0, 0);
+
+		if (cfd < 0)
+			_exit(1);
+		if (vperfctr_read(cfd, NULL, &back) || !back.cpu_control.tsc_on ||
+		    back.flags != VPERFCTR_CONTROL_INHERIT)
+			_exit(2);
+		s = vperfctr_map(cfd);
+		if (!s)
+			_exit(3);
+		/* Counting since the fork only: far below the parent's 20 ms. */
+		a = vperfctr_read_tsc_seq(s);
+		if (a >= 10 * tsc_per_ms())
+			_exit(4);
+		cpu_spin_ms(5);
+		b = vperfctr_read_tsc_seq(s);
+		if (b <= a || sys_tsc(cfd) < b)
+			_exit(5);
+		/* The inherited descriptor still names the parent's: not ours. */
+		if (vperfctr_unlink(fd) != -1 || errno != EPERM)
+			_exit(6);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	vperfctr_unlink(fd);
+	close(fd);
+}
+
+/* Exec's rules hold for inherited states: CLOEXEC unlinks, else it survives. */
+static int inherit_then_exec(unsigned int flags)
+{
+	int fd = inherit_tsc_state(VPERFCTR_CONTROL_INHERIT | flags), status = -1;
+	pid_t pid;
+
+	if (fd < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		if (vperfctr_open(0, 0) < 0)
+			_exit(30);
+		execl(self_exe, self_exe, "--exec-child", "0", (char *)NULL);
+		_exit(31);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		status = -1;
+	else
+		status = WEXITSTATUS(status);
+	vperfctr_unlink(fd);
+	close(fd);
+	return status;
+}
+
+TEST(inherit_exec_rules_hold)
+{
+	EXPECT_EQ(0, inherit_then_exec(0));
+	EXPECT_EQ(10, inherit_then_exec(VPERFCTR_CONTROL_CLOEXEC));
+}
+
+/*
+ * A child the fork cannot give a state (here: perfctr_access lowered to
+ * 1 under an unprivileged parent) still forks; the parent's children's
+ * sums count it as not merged.
+ */
+TEST(inherit_refused_child_still_forks)
+{
+	int old = read_int(ACCESS_SYSCTL), paranoid = read_int(PARANOID_SYSCTL);
+	int go[2], ready[2], status;
+	pid_t pid;
+	char ch;
+
+	ASSERT_LE(0, old);
+	if (geteuid())
+		SKIP(return, "needs root to change %s", ACCESS_SYSCTL);
+	if (paranoid != SYSCTL_ABSENT)
+		ASSERT_EQ(0, write_int(PARANOID_SYSCTL, 2));
+	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, 2));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(ready));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct vperfctr_children c;
+		int fd, st;
+		pid_t k;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(40);
+		fd = inherit_tsc_state(VPERFCTR_CONTROL_INHERIT);
+		if (fd < 0 || write(ready[1], "r", 1) != 1 || read(go[0], &ch, 1) != 1)
+			_exit(41);
+		k = fork();
+		if (k == 0)
+			_exit(vperfctr_open(0, 0) < 0 && errno == ENOENT ? 0 : 1);
+		if (k < 0 || waitpid(k, &st, 0) != k || !WIFEXITED(st) || WEXITSTATUS(st))
+			_exit(42);
+		if (vperfctr_read_children(fd, &c) || c.nr_merged || c.nr_unmerged != 1)
+			_exit(43);
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(ready[0], &ch, 1));
+	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, 1));
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, old));
+	if (paranoid != SYSCTL_ABSENT)
+		ASSERT_EQ(0, write_int(PARANOID_SYSCTL, paranoid));
+}
+
+struct storm_reader {
+	const struct vperfctr_state *s;
+	int fd, stop, bad;
+	unsigned long reads;
+};
+
+/* Read the children's sums, mapped and by the system call: never backwards. */
+static void *storm_read(void *arg)
+{
+	struct storm_reader *r = arg;
+	struct vperfctr_children last = { 0 }, c;
+	const struct vperfctr_state *s;
+
+	/* Created before the state: it inherits nothing. */
+	while (!(s = __atomic_load_n(&r->s, __ATOMIC_ACQUIRE)))
+		;
+	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
+		if (r->reads & 1) {
+			perfctr_state_read_children(s, &c);
+		} else if (vperfctr_read_children(r->fd, &c)) {
+			r->bad++;
+			break;
+		}
+		if (c.nr_merged < last.nr_merged || c.sum.tsc < last.sum.tsc ||
+		    (c.nr_merged == last.nr_merged && c.sum.tsc != last.sum.tsc) ||
+		    c.nr_unmerged || c.sequence & 1)
+			r->bad++;
+		last = c;
+		r->reads++;
+	}
+	return NULL;
+}
+
+/*
+ * A fork storm (children with and without threads, exiting at once)
+ * while another thread reads the children's sums: every read is whole
+ * (a merge moves the count and the sums together), none goes backwards,
+ * and every child is merged exactly once.
+ */
+TEST(inherit_fork_storm_reads_are_never_torn)
+{
+	struct storm_reader r = { 0 };
+	struct vperfctr_children c;
+	unsigned int i, n = 200;
+	pthread_t t;
+	int status;
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, storm_read, &r));
+	r.fd = inherit_tsc_state(INHERIT_ALL);
+	ASSERT_LE(0, r.fd);
+	__atomic_store_n(&r.s, vperfctr_map(r.fd), __ATOMIC_RELEASE);
+	ASSERT_NE(NULL, r.s);
+	for (i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			pthread_t ct;
+
+			if (i & 1 && !pthread_create(&ct, NULL, has_state, &status))
+				pthread_join(ct, NULL);
+			_exit(0);
+		}
+		if (i % 8 == 7)
+			while (waitpid(-1, &status, WNOHANG) > 0)
+				;
+	}
+	while (wait(&status) > 0)
+		;
+	__atomic_store_n(&r.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	TH_LOG("%lu reads", r.reads);
+	EXPECT_EQ(0, r.bad);
+	ASSERT_EQ(0, vperfctr_read_children(r.fd, &c));
+	EXPECT_EQ(n + n / 2, c.nr_merged);
+	EXPECT_EQ(0, c.nr_unmerged);
+	vperfctr_unlink(r.fd);
+	close(r.fd);
 }
 
 TEST(abi_layout_matches_kernel)
