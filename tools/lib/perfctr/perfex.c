@@ -7,7 +7,11 @@
  * count the command (and the few instructions of the exec itself), and
  * hands the state's descriptor to perfex over a socketpair (SCM_RIGHTS).
  * The state survives exec; perfex reads the final sums through the
- * descriptor after the child has exited.
+ * descriptor after the child has exited.  With --inherit the command's
+ * children and threads inherit the control (VPERFCTR_CONTROL_INHERIT,
+ * _INHERIT_THREAD) and their totals reach the command's state as they
+ * exit: perfex prints the command's own counts, its descendants' and
+ * the sum.
  *
  * On a hybrid Intel CPU an event of one core type's libpfm4 PMU counts
  * on that core type's CPUs only: the child binds itself to them first.
@@ -36,6 +40,7 @@ static void usage(FILE *f)
 		"       %s -i | -l\n"
 		"  -e EVENT, --event=EVENT   count EVENT (repeatable): a libpfm4 name or raw\n"
 		"  -i, --info                print perfctr_info and the CPUs\n"
+		"  -I, --inherit             count the command's children and threads too\n"
 		"  -l, --list                list the events of this CPU\n"
 		"  -o FILE, --output=FILE    write the counts to FILE (default: stderr)\n"
 		"  -j, --json                write the counts as JSON\n"
@@ -129,40 +134,84 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* The final counts: the command's own, and with --inherit its descendants'. */
+struct perfex_counts {
+	struct perfctr_sum_ctrs self;
+	struct vperfctr_children children;	/* zero without --inherit */
+	int inherit;
+};
+
+static unsigned long long count_of(const struct perfex_counts *c, int i, int part)
+{
+	const struct perfctr_sum_ctrs *s = part == 1 ? &c->self : &c->children.sum;
+	unsigned long long v = i < 0 ? s->tsc : s->pmc[i];
+
+	if (part == 0)	/* the total */
+		v += i < 0 ? c->self.tsc : c->self.pmc[i];
+	return v;
+}
+
+static void print_count(FILE *f, const struct perfex_counts *c, int i)
+{
+	if (c->inherit)
+		fprintf(f, "%19llu %19llu ", count_of(c, i, 1), count_of(c, i, 2));
+	fprintf(f, "%19llu", count_of(c, i, 0));
+}
+
 static void print_text(FILE *f, const struct perfctr_cpu_control *cc,
-		       const struct perfex_events *ev, const struct perfctr_sum_ctrs *sum)
+		       const struct perfex_events *ev, const struct perfex_counts *c)
 {
 	unsigned int i;
 
-	fprintf(f, "tsc\t\t\t%19llu\n", (unsigned long long)sum->tsc);
+	if (c->inherit)
+		fprintf(f, "\t\t\t%19s %19s %19s\n", "self", "children", "total");
+	fprintf(f, "tsc\t\t\t");
+	print_count(f, c, -1);
+	fputc('\n', f);
 	for (i = 0; i < cc->nractrs; i++) {
 		fprintf(f, "event 0x%08X", cc->evntsel[i]);
 #ifndef _ARCH_PPC	/* x86 */
 		if (cc->p4.escr[i])
 			fprintf(f, "/0x%08X", cc->p4.escr[i]);
 #endif
-		fprintf(f, "@%u\t%19llu\t%s\n", cc->pmc_map[i], (unsigned long long)sum->pmc[i],
-			ev->name[i]);
+		fprintf(f, "@%u\t", cc->pmc_map[i]);
+		print_count(f, c, i);
+		fprintf(f, "\t%s\n", ev->name[i]);
 	}
+	if (c->inherit)
+		fprintf(f, "children\t\t%u merged, %u not (changed their control, or got no counters)\n",
+			c->children.nr_merged, c->children.nr_unmerged);
+}
+
+/* With --inherit: the parts of a count, after its total. */
+static void json_parts(FILE *f, const struct perfex_counts *c, int i, const char *prefix)
+{
+	if (c->inherit)
+		fprintf(f, ", \"%sself\": %llu, \"%schildren\": %llu", prefix, count_of(c, i, 1),
+			prefix, count_of(c, i, 2));
 }
 
 static void print_json(FILE *f, const struct perfctr_info *info,
 		       const struct perfctr_cpu_control *cc, const struct perfex_events *ev,
-		       const struct perfctr_sum_ctrs *sum, int status)
+		       const struct perfex_counts *c, int status)
 {
 	unsigned int i;
 
 	fprintf(f, "{\"cpu_type\": %u, \"cpu_name\": ", info->cpu_type);
 	json_string(f, perfctr_info_cpu_name(info));
-	fprintf(f, ", \"cpu_khz\": %u, \"tsc\": %llu, \"events\": [", info->cpu_khz,
-		(unsigned long long)sum->tsc);
+	fprintf(f, ", \"cpu_khz\": %u, \"tsc\": %llu", info->cpu_khz, count_of(c, -1, 0));
+	json_parts(f, c, -1, "tsc_");
+	if (c->inherit)
+		fprintf(f, ", \"children_merged\": %u, \"children_unmerged\": %u",
+			c->children.nr_merged, c->children.nr_unmerged);
+	fprintf(f, ", \"events\": [");
 	for (i = 0; i < cc->nractrs; i++) {
 		fprintf(f, "%s{\"name\": ", i ? ", " : "");
 		json_string(f, ev->name[i]);
-		fprintf(f,
-			", \"code\": \"0x%llx\", \"pmc\": %u, \"evntsel\": \"0x%08x\", \"count\": %llu}",
-			ev->code[i], cc->pmc_map[i], cc->evntsel[i],
-			(unsigned long long)sum->pmc[i]);
+		fprintf(f, ", \"code\": \"0x%llx\", \"pmc\": %u, \"evntsel\": \"0x%08x\", \"count\": %llu",
+			ev->code[i], cc->pmc_map[i], cc->evntsel[i], count_of(c, i, 0));
+		json_parts(f, c, i, "");
+		fputc('}', f);
 	}
 	fprintf(f, "]");
 	if (WIFEXITED(status))
@@ -192,6 +241,7 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "info", no_argument, NULL, 'i' },
+		{ "inherit", no_argument, NULL, 'I' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
@@ -199,7 +249,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct vperfctr_control control;
-	struct perfctr_sum_ctrs sum;
+	struct perfex_counts counts = { 0 };
 	struct perfex_events ev = { 0 };
 	struct perfctr_info info;
 	int opt, info_opt = 0, list = 0, json = 0, sv[2], fd, err, status;
@@ -212,7 +262,7 @@ int main(int argc, char **argv)
 
 	memset(&control, 0, sizeof(control));
 	control.cpu_control.tsc_on = 1;
-	while ((opt = getopt_long(argc, argv, "+e:ilo:jh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+e:iIlo:jh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
 			if (nspecs == PERFCTR_NRCTRS)
@@ -221,6 +271,10 @@ int main(int argc, char **argv)
 			break;
 		case 'i':
 			info_opt = 1;
+			break;
+		case 'I':
+			counts.inherit = 1;
+			control.flags = VPERFCTR_CONTROL_INHERIT | VPERFCTR_CONTROL_INHERIT_THREAD;
 			break;
 		case 'l':
 			list = 1;
@@ -317,13 +371,14 @@ int main(int argc, char **argv)
 	}
 	if (fd < 0)
 		die("no descriptor from the child");
-	if (perfctr_sys_vread(fd, &sum, NULL))
+	/* The command's threads and children are gone: the merges are done. */
+	if (perfctr_sys_vread(fd, &counts.self, NULL, counts.inherit ? &counts.children : NULL))
 		die("vperfctr_read: %s", strerror(errno));
 	close(fd);
 	if (json)
-		print_json(out, &info, &control.cpu_control, &ev, &sum, status);
+		print_json(out, &info, &control.cpu_control, &ev, &counts, status);
 	else
-		print_text(out, &control.cpu_control, &ev, &sum);
+		print_text(out, &control.cpu_control, &ev, &counts);
 	if (out != stderr && fclose(out))
 		die("%s: %s", outname, strerror(errno));
 	if (WIFSIGNALED(status))

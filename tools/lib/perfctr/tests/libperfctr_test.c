@@ -7,6 +7,7 @@
  *   libperfctr_test --spin MS [--exit N]   busy-loop MS ms, exit N
  */
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -79,6 +80,44 @@ static void spin_ms(double ms)
 }
 
 static struct perfctr_info info;
+
+/* Spin until the calling thread has run @ms milliseconds of CPU time. */
+static void cpu_spin_ms(double ms)
+{
+	struct timespec ts;
+	double end;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	end = ts.tv_sec * 1e3 + ts.tv_nsec / 1e6 + ms;
+	do {
+		spin_ms(0.1);
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	} while (ts.tv_sec * 1e3 + ts.tv_nsec / 1e6 < end);
+}
+
+static void *tree_thread(void *arg)
+{
+	cpu_spin_ms(*(double *)arg);
+	return NULL;
+}
+
+/* "--tree N MS": a thread and N children, each running MS ms of CPU. */
+static int tree(int n, double ms)
+{
+	pthread_t t;
+	int i, status, bad = 0;
+
+	if (pthread_create(&t, NULL, tree_thread, &ms))
+		return 1;
+	for (i = 0; i < n; i++)
+		if (fork() == 0) {
+			cpu_spin_ms(ms);
+			_exit(0);
+		}
+	for (i = 0; i < n; i++)
+		bad |= wait(&status) < 0 || !WIFEXITED(status) || WEXITSTATUS(status);
+	return pthread_join(t, NULL) || bad;
+}
 static unsigned int nrctrs;
 
 /* One counting event this model takes, or 0 (generic models). */
@@ -217,8 +256,45 @@ static void test_raw(void)
 		      "raw viresume without PCINT: EOPNOTSUPP", "%s", strerror(errno));
 	CHECK(perfctr_sys_vunlink(fd) == 0, "raw vunlink");
 	CHECK(perfctr_sys_vopen(0, 0) < 0 && errno == ENOENT, "unlinked: no state");
-	CHECK(perfctr_sys_vread(fd, &sum, NULL) == 0, "detached state still readable");
+	CHECK(perfctr_sys_vread(fd, &sum, NULL, NULL) == 0, "detached state still readable");
 	close(fd);
+}
+
+/* vperfctr_read_children() and 2.7's _vperfctr_read_children(). */
+static void test_children(void)
+{
+	struct vperfctr_control c;
+	struct vperfctr_children ch;
+	struct perfctr_sum_ctrs sum;
+	struct vperfctr *v = vperfctr_open();
+	int status;
+	pid_t pid;
+
+	CHECK(v, "vperfctr_open for inheritance", "%s", strerror(errno));
+	if (!v)
+		return;
+	memset(&c, 0, sizeof(c));
+	c.cpu_control.tsc_on = 1;
+	c.flags = VPERFCTR_CONTROL_INHERIT;
+	CHECK(vperfctr_control(v, &c) == 0, "vperfctr_control with VPERFCTR_CONTROL_INHERIT",
+	      "%s", strerror(errno));
+	pid = fork();
+	if (pid == 0) {
+		cpu_spin_ms(20);
+		_exit(0);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid, "fork and reap a child");
+	CHECK(vperfctr_read_children(v, &ch) == 0 && ch.nr_merged == 1 && !ch.nr_unmerged &&
+	      ch.sum.tsc > 0, "vperfctr_read_children: the child merged",
+	      "%u merged, %u not, %llu ticks", ch.nr_merged, ch.nr_unmerged,
+	      (unsigned long long)ch.sum.tsc);
+	if (info.cpu_khz)
+		CHECK(ch.sum.tsc >= tsc_khz_low() * 15, "children's tsc covers the child's 20 ms",
+		      "%llu ticks", (unsigned long long)ch.sum.tsc);
+	CHECK(_vperfctr_read_children(vperfctr_fd(v), &sum) == 0 && sum.tsc == ch.sum.tsc,
+	      "_vperfctr_read_children agrees");
+	vperfctr_unlink(v);
+	vperfctr_close(v);
 }
 
 static void test_api27(void)
@@ -277,7 +353,7 @@ static void test_api27(void)
 		spin_ms(20);
 		p1 = vperfctr_read_pmc(v, 0);
 		CHECK(p1 > p0 + 100000, "PMC counts instructions", "%llu -> %llu", p0, p1);
-		perfctr_sys_vread(vperfctr_fd(v), &sum, NULL);
+		perfctr_sys_vread(vperfctr_fd(v), &sum, NULL, NULL);
 		p0 = vperfctr_read_pmc(v, 0);
 		CHECK(p1 <= sum.pmc[0] && sum.pmc[0] <= p0, "fast PMC read brackets the syscall",
 		      "%llu %llu %llu%s", p1, (unsigned long long)sum.pmc[0], p0,
@@ -551,6 +627,31 @@ static void test_perfex(const char *perfex, const char *self)
 		      buf);
 	}
 	{
+		/* --inherit: a thread and two children of 50 ms each join the count. */
+		char *const argv[] = { (char *)perfex, "--inherit", "--json", "-o", (char *)json,
+				       (char *)self, "--tree", "2", "50", NULL };
+		unsigned long long self_tsc, children;
+
+		rc = run(argv, tmp, NULL, 0);
+		read_file(json, buf, sizeof(buf));
+		tsc = json_number(buf, "tsc");
+		self_tsc = json_number(buf, "tsc_self");
+		children = json_number(buf, "tsc_children");
+		CHECK(rc == 0 && json_number(buf, "children_merged") == 3 &&
+		      json_number(buf, "children_unmerged") == 0 && tsc == self_tsc + children,
+		      "perfex --inherit: self + children, three merged", "rc %d: %.300s", rc, buf);
+		if (info.cpu_khz)
+			CHECK(children >= tsc_khz_low() * 3 * 45, "perfex --inherit counts the children's time",
+			      "%llu ticks, %u kHz", children, info.cpu_khz);
+	}
+	{
+		char *const argv[] = { (char *)perfex, "-I", (char *)self, "--tree", "1", "1", NULL };
+
+		rc = run(argv, tmp, buf, sizeof(buf));
+		CHECK(rc == 0 && strstr(buf, "children") && strstr(buf, "total") &&
+		      strstr(buf, "2 merged"), "perfex -I text output", "rc %d: %.300s", rc, buf);
+	}
+	{
 		char *const argv[] = { (char *)perfex, "/nonexistent", NULL };
 
 		CHECK(run(argv, tmp, NULL, 0) == 127, "perfex: command not found is 127");
@@ -596,6 +697,8 @@ int main(int argc, char **argv)
 					code = atoi(argv[i + 1]);
 			return code;
 		}
+		if (!strcmp(argv[i], "--tree") && i + 2 < argc)
+			return tree(atoi(argv[i + 1]), atof(argv[i + 2]));
 		if (!strcmp(argv[i], "--perfex") && i + 1 < argc)
 			perfex = argv[++i];
 	}
@@ -607,6 +710,7 @@ int main(int argc, char **argv)
 	test_info();
 	test_raw();
 	test_api27();
+	test_children();
 	test_remote();
 	test_siginfo();
 	test_perfex(perfex ? perfex : "./perfex", argv[0]);
