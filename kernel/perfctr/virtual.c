@@ -570,11 +570,13 @@ static struct vperfctr *vperfctr_alloc(void)
 static void vperfctr_children_begin(struct vperfctr_children *c)
 {
 	WRITE_ONCE(c->sequence, c->sequence + 1);
+	/* Odd before the sums change; pairs with the reader's acquire loads. */
 	smp_wmb();
 }
 
 static void vperfctr_children_end(struct vperfctr_children *c)
 {
+	/* The sums before the even sequence; pairs with the reader's fence. */
 	smp_wmb();
 	WRITE_ONCE(c->sequence, c->sequence + 1);
 }
@@ -1331,6 +1333,18 @@ static int do_vperfctr_read(struct vperfctr *perfctr,
 
 	static_assert(sizeof(head) == offsetof(struct vperfctr_control, cpu_control));
 
+	/*
+	 * The children's sums alone: their lock is enough, and any holder
+	 * of the descriptor may read them, as through the mapping.
+	 */
+	if (!sump && !controlp) {
+		if (!childrenp)
+			return 0;
+		spin_lock(&perfctr->children_lock);
+		children = perfctr->state->children;
+		spin_unlock(&perfctr->children_lock);
+		return copy_to_user(childrenp, &children, sizeof(children)) ? -EFAULT : 0;
+	}
 	tsk = vperfctr_begin(perfctr, false);
 	if (IS_ERR(tsk))
 		return PTR_ERR(tsk);

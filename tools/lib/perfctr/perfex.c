@@ -179,8 +179,8 @@ static void print_text(FILE *f, const struct perfctr_cpu_control *cc,
 		fprintf(f, "\t%s\n", ev->name[i]);
 	}
 	if (c->inherit)
-		fprintf(f, "children\t\t%u merged, %u not (changed their control, or got no counters)\n",
-			c->children.nr_merged, c->children.nr_unmerged);
+		fprintf(f, "children\t\t%u merged, %u not %s\n", c->children.nr_merged,
+			c->children.nr_unmerged, "(changed their control, or got no counters)");
 }
 
 /* With --inherit: the parts of a count, after its total. */
@@ -208,8 +208,9 @@ static void print_json(FILE *f, const struct perfctr_info *info,
 	for (i = 0; i < cc->nractrs; i++) {
 		fprintf(f, "%s{\"name\": ", i ? ", " : "");
 		json_string(f, ev->name[i]);
-		fprintf(f, ", \"code\": \"0x%llx\", \"pmc\": %u, \"evntsel\": \"0x%08x\", \"count\": %llu",
-			ev->code[i], cc->pmc_map[i], cc->evntsel[i], count_of(c, i, 0));
+		fprintf(f, ", \"code\": \"0x%llx\", \"pmc\": %u, \"evntsel\": \"0x%08x\"",
+			ev->code[i], cc->pmc_map[i], cc->evntsel[i]);
+		fprintf(f, ", \"count\": %llu", count_of(c, i, 0));
 		json_parts(f, c, i, "");
 		fputc('}', f);
 	}

@@ -118,6 +118,7 @@ static int tree(int n, double ms)
 		bad |= wait(&status) < 0 || !WIFEXITED(status) || WEXITSTATUS(status);
 	return pthread_join(t, NULL) || bad;
 }
+
 static unsigned int nrctrs;
 
 /* One counting event this model takes, or 0 (generic models). */
@@ -235,7 +236,8 @@ static void test_raw(void)
 	CHECK(s && s->magic == VPERFCTR_STATE_MAGIC, "raw vmap", "%s", strerror(errno));
 	spin_ms(5);
 	memset(&c, 0xff, sizeof(c));
-	CHECK(perfctr_sys_vread(fd, &sum, &c, NULL) == 0 && sum.tsc > 0 && c.cpu_control.tsc_on == 1,
+	CHECK(perfctr_sys_vread(fd, &sum, &c, NULL) == 0 && sum.tsc > 0 &&
+	      c.cpu_control.tsc_on == 1,
 	      "raw vread", "tsc %llu", (unsigned long long)sum.tsc);
 	if (s) {
 		__u64 a = perfctr_state_read_tsc(s), b;
@@ -641,11 +643,13 @@ static void test_perfex(const char *perfex, const char *self)
 		      json_number(buf, "children_unmerged") == 0 && tsc == self_tsc + children,
 		      "perfex --inherit: self + children, three merged", "rc %d: %.300s", rc, buf);
 		if (info.cpu_khz)
-			CHECK(children >= tsc_khz_low() * 3 * 45, "perfex --inherit counts the children's time",
+			CHECK(children >= tsc_khz_low() * 3 * 45,
+			      "perfex --inherit counts the children's time",
 			      "%llu ticks, %u kHz", children, info.cpu_khz);
 	}
 	{
-		char *const argv[] = { (char *)perfex, "-I", (char *)self, "--tree", "1", "1", NULL };
+		char *const argv[] = { (char *)perfex, "-I", (char *)self, "--tree", "1", "1",
+				       NULL };
 
 		rc = run(argv, tmp, buf, sizeof(buf));
 		CHECK(rc == 0 && strstr(buf, "children") && strstr(buf, "total") &&

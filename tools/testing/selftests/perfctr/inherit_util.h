@@ -288,7 +288,8 @@ static inline int inherit_check_children(const struct inherit_plan *plan,
 
 		if (inherit_ctr(&n->children.sum, ctr) != want ||
 		    n->children.nr_merged != merged || n->children.nr_unmerged != unmerged) {
-			fprintf(stderr, "# state %d: children %llu (%u merged, %u not), expected %llu (%u, %u)\n",
+			fprintf(stderr,
+				"# state %d: children %llu (%u merged, %u not), expected %llu (%u, %u)\n",
 				n->id, (unsigned long long)inherit_ctr(&n->children.sum, ctr),
 				n->children.nr_merged, n->children.nr_unmerged,
 				(unsigned long long)want, merged, unmerged);

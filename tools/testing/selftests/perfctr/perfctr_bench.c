@@ -32,6 +32,7 @@
 #include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -103,7 +104,7 @@ static const struct row *find_row(const char *name, const char *unit)
 	return b;
 }
 
-static int perf_open(__u32 type, __u64 config, int disabled)
+static int perf_open_inherit(__u32 type, __u64 config, int disabled, int inherit)
 {
 	struct perf_event_attr attr;
 
@@ -112,9 +113,15 @@ static int perf_open(__u32 type, __u64 config, int disabled)
 	attr.type = type;
 	attr.config = config;
 	attr.disabled = disabled;
+	attr.inherit = inherit;
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
 	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+}
+
+static int perf_open(__u32 type, __u64 config, int disabled)
+{
+	return perf_open_inherit(type, config, disabled, 0);
 }
 
 static unsigned long long perf_read(int fd)
@@ -366,6 +373,69 @@ static void bench_start_stop(void)
 		  vperfctr_unlink(f); close(f));
 	add_row("start/stop", "vperfctr_open+control on+off+unlink+close", "ns/cycle",
 		"perf_event_open+enable+disable+close", s);
+}
+
+/* ------------------------------------------------------- fork+exit cost */
+
+static void fork_exit_wait(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		exit(1);
+}
+
+/*
+ * A child that inherits the counters, exits and is reaped: perfctr's
+ * inheritance (a state per child, merged into the parent's children's
+ * sums at exit) against perf_event's inherit (an event per child, its
+ * count added to the parent's at exit), and both against no counters.
+ */
+static void bench_fork_one(const char *what, int npmcs, __u32 type, __u64 config)
+{
+	static char names[4][2][96];
+	static int n;
+	struct vperfctr_control c;
+	double s[REPS];
+	int fd, pfd;
+
+	snprintf(names[n][0], sizeof(names[n][0]), "perf_event inherit (%s)", what);
+	snprintf(names[n][1], sizeof(names[n][1]), "perfctr inherit (%s)", what);
+	pfd = perf_open_inherit(type, config, 0, 1);
+	if (pfd < 0) {
+		perror("perf_event_open");
+		exit(1);
+	}
+	TIME_LOOP(s, 200, fork_exit_wait());
+	add_row("fork+exit", names[n][0], "ns/fork", "fork+exit+wait: no counters", s);
+	close(pfd);
+	fd = pmc_state(npmcs);
+	if (vperfctr_read(fd, NULL, &c))
+		exit(1);
+	c.flags = VPERFCTR_CONTROL_INHERIT;
+	if (vperfctr_control(fd, &c))
+		exit(1);
+	TIME_LOOP(s, 200, fork_exit_wait());
+	add_row("fork+exit", names[n][1], "ns/fork", "fork+exit+wait: no counters", s);
+	/* The same samples against perf_event's inherit. */
+	add_row("fork+exit", names[n][1], "ns/fork (vs perf)", names[n][0], s);
+	vperfctr_unlink(fd);
+	close(fd);
+	n++;
+}
+
+static void bench_fork(void)
+{
+	double s[REPS];
+
+	TIME_LOOP(s, 200, fork_exit_wait());
+	add_row("fork+exit", "fork+exit+wait: no counters", "ns/fork", NULL, s);
+	bench_fork_one("TSC / task-clock", 0, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	if (have_pmcs)
+		bench_fork_one("instructions", 1, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
 }
 
 /* --------------------------------------------------- context-switch cost */
@@ -784,6 +854,7 @@ int main(int argc, char **argv)
 	if (have_pmcs)
 		bench_pmc_reads();
 	bench_start_stop();
+	bench_fork();
 	bench_switch("switch: no counters");
 	bench_memory();
 	print_table();

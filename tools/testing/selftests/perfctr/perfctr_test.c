@@ -1446,7 +1446,8 @@ TEST(inherit_reprogrammed_child_is_not_merged)
 	struct inherit_plan plan = { 2, 1, 1, 1, cpu_spin_ms, 10 };
 	struct inherit_node nodes[INHERIT_MAX_NODES];
 	unsigned int merged, unmerged;
-	struct vperfctr_children c;
+	struct vperfctr_children c, fast;
+	struct vperfctr_control off;
 	int fd = inherit_tsc_state(INHERIT_ALL);
 
 	ASSERT_LE(0, fd);
@@ -1459,10 +1460,14 @@ TEST(inherit_reprogrammed_child_is_not_merged)
 	EXPECT_EQ(inherit_total(&nodes[3], -1), c.sum.tsc);
 	EXPECT_EQ(3, c.nr_merged);
 	EXPECT_EQ(1, c.nr_unmerged);
-	/* A new control of the parent resets the children's sums too. */
+	/* A new control treats the children's TSC sum as the thread's own. */
 	ASSERT_EQ(0, inherit_reprogram());
-	ASSERT_EQ(0, vperfctr_read_children(fd, &c));
-	EXPECT_EQ(c.sum.tsc, 0);
+	ASSERT_EQ(0, vperfctr_read_children(fd, &fast));
+	EXPECT_EQ(c.sum.tsc, fast.sum.tsc);	/* tsc_on stays: kept */
+	vperfctr_control_tsc(&off, 0);
+	ASSERT_EQ(0, vperfctr_control(fd, &off));
+	ASSERT_EQ(0, vperfctr_read_children(fd, &fast));
+	EXPECT_EQ(0, fast.sum.tsc);		/* tsc_on goes: reset */
 	inherit_close(&plan, nodes);
 	vperfctr_unlink(fd);
 	close(fd);
