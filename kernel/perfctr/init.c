@@ -34,6 +34,10 @@ static_assert(sizeof(struct perfctr_pmc_state) == 24);
 static_assert(offsetof(struct perfctr_cpu_state, tsc_sum) == 24);
 static_assert(offsetof(struct perfctr_cpu_state, pmc) == 32);
 static_assert(offsetof(struct vperfctr_state, cpu_state) == 8);
+static_assert(offsetof(struct vperfctr_state, children) ==
+	      8 + sizeof(struct perfctr_cpu_state));
+static_assert(offsetof(struct vperfctr_children, sum) == 16);
+static_assert(sizeof(struct vperfctr_children) == 24 + 8 * PERFCTR_NRCTRS);
 static_assert(offsetof(struct vperfctr_control, cpu_control) == 16);
 static_assert(sizeof(struct vperfctr_control) % 8 == 0);
 static_assert(sizeof(struct perfctr_cpu_control) % 8 == 0);
