@@ -2,7 +2,7 @@
 /*
  * perfctr: kernel-internal interfaces.
  *
- * Three layers (Documentation/perfctr/overview.rst):
+ * Three layers (Documentation/userspace-api/perfctr/overview.rst):
  *  - low-level drivers, one per architecture (arch/<arch>/perfctr/), behind
  *    the perfctr_cpu_*() API below;
  *  - the virtual per-thread counters service (kernel/perfctr/virtual.c),
@@ -151,7 +151,7 @@ static __always_inline void perfctr_tsc_sample(struct perfctr_cpu_state *state,
 }
 
 /*
- * The low-level driver API (Documentation/perfctr/low-level-api.rst).
+ * The low-level driver API (Documentation/driver-api/perfctr.rst).
  * perfctr_cpu_suspend/resume/sample() are called with interrupts off.
  */
 int perfctr_cpu_init(void);

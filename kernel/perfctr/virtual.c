@@ -8,7 +8,7 @@
  * live in one zeroed page (struct vperfctr_state) that the owner maps
  * read-only to read the counters without a system call.
  *
- * Who touches a state (Documentation/perfctr/virtual.rst):
+ * Who touches a state (Documentation/userspace-api/perfctr/virtual.rst):
  *  - the owner thread itself: context switches, the timer tick, its own
  *    system calls, exec and exit.  These run with interrupts off while
  *    they change the live state, so they never interleave;
@@ -878,7 +878,8 @@ static void vperfctr_end(struct task_struct *tsk)
 
 /*
  * Who may use perfctr: the kernel's own rules for perf_events, plus
- * kernel.perfctr_access (Documentation/perfctr/virtual.rst, "Privileges"):
+ * kernel.perfctr_access (Documentation/userspace-api/perfctr/virtual.rst,
+ * "Privileges"):
  *   2 (default)  every user: the TSC and counters of user-mode events;
  *   1            perfmon_capable() callers only;
  *   0            nobody: perfctr is off (perfctr_info() still answers).

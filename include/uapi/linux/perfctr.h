@@ -15,8 +15,9 @@
  *                     struct vperfctr_control *control,
  *                     struct vperfctr_children *children);
  *
- * Documentation/perfctr/ describes them.  All structures use fixed-size
- * fields only and have one layout for 32- and 64-bit user space.
+ * Documentation/userspace-api/perfctr/ describes them.  All structures
+ * use fixed-size fields only and have one layout for 32- and 64-bit user
+ * space.
  *
  * Reading the counters without a system call
  * ------------------------------------------

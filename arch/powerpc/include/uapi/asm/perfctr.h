@@ -4,8 +4,8 @@
  *
  * Every structure here has the same size and layout for 32- and 64-bit
  * user space: only __u32/__s32/__u64 fields, each __u64 at an offset that
- * is a multiple of 8, explicit padding.  Documentation/perfctr/
- * low-level-ppc.rst describes the fields.
+ * is a multiple of 8, explicit padding.  Documentation/arch/powerpc/
+ * perfctr.rst describes the fields.
  */
 #ifndef _UAPI_ASM_POWERPC_PERFCTR_H
 #define _UAPI_ASM_POWERPC_PERFCTR_H
