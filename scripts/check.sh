@@ -14,6 +14,8 @@ bash "$TOP/scripts/style.sh" --results || status=1
 bash "$TOP/scripts/check-bisect.sh" || status=1
 bash "$TOP/scripts/check-arches.sh" || status=1
 bash "$TOP/scripts/check-uapi.sh" || status=1
+# The documentation as the kernel builds it (kernel-doc, Sphinx).
+bash "$TOP/scripts/check-docs.sh" || status=1
 # libperfctr and perfex on the host; in the guests below, beside the
 # kselftests.
 bash "$TOP/scripts/check-lib.sh" || status=1
