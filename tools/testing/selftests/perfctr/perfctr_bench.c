@@ -388,40 +388,62 @@ static void fork_exit_wait(void)
 		exit(1);
 }
 
+/* Time @k fork+exit+wait cycles: ns per cycle. */
+static double time_forks(int k)
+{
+	double t0 = now_s();
+	int i;
+
+	for (i = 0; i < k; i++)
+		fork_exit_wait();
+	return (now_s() - t0) / k * 1e9;
+}
+
 /*
  * A child that inherits the counters, exits and is reaped: perfctr's
  * inheritance (a state per child, merged into the parent's children's
  * sums at exit) against perf_event's inherit (an event per child, its
  * count added to the parent's at exit), and both against no counters.
+ * The three are interleaved, one batch of each per repetition, so that
+ * a loaded host's drift weighs on all of them alike.
  */
 static void bench_fork_one(const char *what, int npmcs, __u32 type, __u64 config)
 {
-	static char names[4][2][96];
+	static char names[2][3][96];
 	static int n;
-	struct vperfctr_control c;
-	double s[REPS];
-	int fd, pfd;
+	double s[3][REPS];
+	struct vperfctr_control c, off;
+	int rep, fd, pfd;
 
-	snprintf(names[n][0], sizeof(names[n][0]), "perf_event inherit (%s)", what);
-	snprintf(names[n][1], sizeof(names[n][1]), "perfctr inherit (%s)", what);
-	pfd = perf_open_inherit(type, config, 0, 1);
-	if (pfd < 0) {
-		perror("perf_event_open");
-		exit(1);
-	}
-	TIME_LOOP(s, 200, fork_exit_wait());
-	add_row("fork+exit", names[n][0], "ns/fork", "fork+exit+wait: no counters", s);
-	close(pfd);
+	snprintf(names[n][0], sizeof(names[n][0]), "fork+exit+wait: no counters (%s)", what);
+	snprintf(names[n][1], sizeof(names[n][1]), "perf_event inherit (%s)", what);
+	snprintf(names[n][2], sizeof(names[n][2]), "perfctr inherit (%s)", what);
 	fd = pmc_state(npmcs);
 	if (vperfctr_read(fd, NULL, &c))
 		exit(1);
+	vperfctr_control_tsc(&off, 0);
 	c.flags = VPERFCTR_CONTROL_INHERIT;
-	if (vperfctr_control(fd, &c))
-		exit(1);
-	TIME_LOOP(s, 200, fork_exit_wait());
-	add_row("fork+exit", names[n][1], "ns/fork", "fork+exit+wait: no counters", s);
-	/* The same samples against perf_event's inherit. */
-	add_row("fork+exit", names[n][1], "ns/fork (vs perf)", names[n][0], s);
+	for (rep = 0; rep < REPS; rep++) {
+		if (vperfctr_control(fd, &off))
+			exit(1);
+		s[0][rep] = time_forks(100);
+		pfd = perf_open_inherit(type, config, 0, 1);
+		if (pfd < 0) {
+			perror("perf_event_open");
+			exit(1);
+		}
+		s[1][rep] = time_forks(100);
+		close(pfd);
+		if (vperfctr_control(fd, &c))
+			exit(1);
+		s[2][rep] = time_forks(100);
+	}
+	add_row("fork+exit", names[n][0], "ns/fork", NULL, s[0]);
+	add_row("fork+exit", names[n][1], "ns/fork", names[n][0], s[1]);
+	/* perfctr's samples against both. */
+	memcpy(s[0], s[2], sizeof(s[2]));
+	add_row("fork+exit", names[n][2], "ns/fork", names[n][0], s[2]);
+	add_row("fork+exit", names[n][2], "ns/fork (vs perf)", names[n][1], s[0]);
 	vperfctr_unlink(fd);
 	close(fd);
 	n++;
@@ -429,14 +451,11 @@ static void bench_fork_one(const char *what, int npmcs, __u32 type, __u64 config
 
 static void bench_fork(void)
 {
-	double s[REPS];
 	int i;
 
 	/* Warm up: the first forks after boot fault in what later ones share. */
 	for (i = 0; i < 500; i++)
 		fork_exit_wait();
-	TIME_LOOP(s, 200, fork_exit_wait());
-	add_row("fork+exit", "fork+exit+wait: no counters", "ns/fork", NULL, s);
 	bench_fork_one("TSC / task-clock", 0, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
 	if (have_pmcs)
 		bench_fork_one("instructions", 1, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
