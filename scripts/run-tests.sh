@@ -252,9 +252,30 @@ fi
 [[ $arch == x86_64 ]] && report 'T32: ' kselftest-ia32
 report 'LIB: ' libperfctr
 [[ $arch == x86_64 ]] && report 'L32: ' libperfctr-ia32
+# KUnit suites built in ran at boot; the kernel's own parser reads their
+# KTAP from the console (tools/testing/kunit/kunit.py parse).
+kunit_report() {
+	local parsed summary total n k f=0
+	parsed=$(python3 "$src/tools/testing/kunit/kunit.py" parse "$console" 2>&1)
+	grep -E '\[(PASSED|FAILED|SKIPPED|CRASHED)\]' <<<"$parsed" |
+		sed "s|^\[[0-9:]*\] *|$label/$cpu kunit: |"
+	summary=$(grep 'Testing complete. Ran' <<<"$parsed" | tail -1)
+	total=$(sed -n 's/.*Ran \([0-9]*\) tests.*/\1/p' <<<"$summary")
+	for k in failed crashed; do
+		n=$(sed -n "s/.*$k: \([0-9]*\).*/\1/p" <<<"$summary")
+		f=$((f + ${n:-0}))
+	done
+	echo "$label/$cpu kunit: $summary"
+	if [[ -z $total || $total == 0 ]] || grep -q 'errors: [1-9]' <<<"$summary"; then
+		echo "$label/$cpu kunit: not ok - no complete KUnit run in the console"
+		total=$((${total:-0} + 1)) f=$((f + 1))
+	fi
+	echo "$label/$cpu kunit: $((total - f)) passed, $f failed"
+	[[ -n ${RESULTS:-} ]] && echo "$label/$cpu kunit $((total - f)) $f" >> "$RESULTS"
+	return 0
+}
 if [[ $arch == x86_64 || $arch == i386 ]]; then
-	# KUnit suites built in ran at boot: their KTAP subtests are indented.
-	report '    ' kunit
+	kunit_report
 fi
 
 detected=
