@@ -1557,6 +1557,43 @@ TEST_F(forbidden, resume_on_a_forbidden_cpu_stops_the_counters_and_sends_sigill)
 	signal(SIGILL, SIG_DFL);
 }
 
+/*
+ * An inherited control keeps its forbidden CPUs: the child starts with
+ * the parent's affinity (CPU 1 out), and a resume there anyway stops its
+ * counters and signals it, as for the parent.
+ */
+TEST_F(forbidden, inherited_control_keeps_the_forbidden_cpus)
+{
+	int status;
+	pid_t pid;
+
+	self->pmc.flags = VPERFCTR_CONTROL_INHERIT;
+	ASSERT_EQ(0, vperfctr_control(self->fd, &self->pmc));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct sigaction sa = { .sa_sigaction = on_sigill, .sa_flags = SA_SIGINFO };
+		const struct vperfctr_state *cs;
+		cpu_set_t set;
+		int k, cfd = vperfctr_open(0, 0);
+
+		if (cfd < 0 || !(cs = vperfctr_map(cfd)))
+			_exit(1);
+		if (sched_getaffinity(0, sizeof(set), &set) || !on_cpus(&set, 0, -1))
+			_exit(2);
+		if (sigaction(SIGILL, &sa, NULL) || pin_to_cpu(1))
+			_exit(3);
+		for (k = 0; k < 1000 && !LOAD(sigill_count); k++)
+			usleep(1000);
+		if (LOAD(sigill_count) != 1 || LOAD(sigill_code) != SI_KERNEL)
+			_exit(4);
+		_exit(cs->cpu_state.cstatus ? 5 : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
 TEST_F(forbidden, tracer_control_restricts_the_tracee)
 {
 	cpu_set_t set;
