@@ -56,7 +56,7 @@ build_tests() {	# out-dir cc
 		KHDR_INCLUDES="-I$hdr/include" LDFLAGS=-static \
 		INSTALL_PATH="$1/install" install >"$1.log" 2>&1 ||
 		{ cat "$1.log" >&2; die "selftests do not build with $2"; }
-	ln -s install/perfctr/* "$1/"
+	ln -s "$1"/install/perfctr/* "$1/"
 }
 build_tests "$CACHE/tests/$label" "$cc"
 # libperfctr and perfex (tools/lib/perfctr), static, with libpfm4's event
