@@ -149,6 +149,8 @@ cat > "$work/root/init" <<EOT
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev 2>/dev/null
+# What udev would add; the kselftest runner logs to /dev/stdout.
+ln -s /proc/self/fd /dev/fd; ln -s fd/0 /dev/stdin; ln -s fd/1 /dev/stdout; ln -s fd/2 /dev/stderr
 echo "PERFCTR-BOOTED \$(uname -r)"
 dmesg | grep perfctr | sed 's/^/dmesg: /'
 cd /tests
