@@ -55,6 +55,7 @@ const struct perfctr_x86_model perfctr_x86_p6 = {
 	.global_enable	= true,
 	.ctr_width	= 40,
 };
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_p6);
 
 const struct perfctr_x86_model perfctr_x86_k7 = {
 	.name		= "AMD K7/K8",
@@ -66,25 +67,7 @@ const struct perfctr_x86_model perfctr_x86_k7 = {
 	.evntsel_stride	= 1,
 	.ctr_width	= 48,
 };
-
-/*
- * Architectural perfmon v2+ with the fewest counters CPUID 0xA then gave
- * (4 general, 3 fixed, 48 bits): the KUnit suite's fixed example.  At
- * boot perfctr_x86_arch_model() describes the CPU's own counters.
- */
-const struct perfctr_x86_model perfctr_x86_arch_v2 = {
-	.name		= "Intel architectural perfmon v2+",
-	.cpu_type	= PERFCTR_X86_INTEL_ARCH,
-	.ops		= &perfctr_x86_p6_ops,
-	.nr_ctrs	= 4,
-	.evntsel_msr	= MSR_ARCH_PERFMON_EVENTSEL0,
-	.perfctr_msr	= MSR_ARCH_PERFMON_PERFCTR0,
-	.evntsel_stride	= 1,
-	.nr_fixed	= 3,
-	.global_ctrl_msr = MSR_CORE_PERF_GLOBAL_CTRL,
-	.ctr_width	= 48,
-	.ovf_ctrl_msr	= MSR_CORE_PERF_GLOBAL_OVF_CTRL,
-};
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_k7);
 
 const struct perfctr_x86_model perfctr_x86_amd_core = {
 	.name		= "AMD family 15h+ core counters",
@@ -99,6 +82,7 @@ const struct perfctr_x86_model perfctr_x86_amd_core = {
 	.ctr_width	= 48,
 	.ovf_ctrl_msr	= MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR,
 };
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_amd_core);
 
 /* The same before PerfMonV2 (Zen 3 and older): no global control or status. */
 const struct perfctr_x86_model perfctr_x86_amd_core_v1 = {
@@ -164,7 +148,7 @@ perfctr_x86_arch_model(const struct perfctr_x86_pmu_caps *caps, unsigned int ver
 		.ctr_write_msr	= full_width ? MSR_IA32_PMC0 : 0,
 	};
 	if (version >= 2) {
-		m->name = perfctr_x86_arch_v2.name;
+		m->name = "Intel architectural perfmon v2+";
 		m->cpu_type = PERFCTR_X86_INTEL_ARCH;
 		m->nr_fixed = fls(caps->fixed);
 		m->fixed_mask = caps->fixed;
@@ -173,6 +157,7 @@ perfctr_x86_arch_model(const struct perfctr_x86_pmu_caps *caps, unsigned int ver
 	}
 	return m;
 }
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_arch_model);
 
 /* A fixed counter's field: OS and/or USR; PMI exactly for i-mode ones. */
 static int p6_check_fixed(const struct perfctr_x86_model *m,
@@ -370,3 +355,4 @@ const struct perfctr_x86_family_ops perfctr_x86_p6_ops = {
 	.quiesce	= p6_quiesce,
 	.uses_allocator	= true,
 };
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_p6_ops);
