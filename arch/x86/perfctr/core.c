@@ -796,26 +796,29 @@ perfctr_x86_detect(unsigned int vendor, unsigned int family, unsigned int model,
 EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_detect);
 
 /*
- * AMD PerfMonV2 as CPUID 0x80000022 describes the boot CPU: the core
- * counters of perfctr_x86_amd_core, NumPerfCtrCore (EBX[3:0]) of them.
+ * The boot CPU's model where CPUID describes it rather than picks one of
+ * the fixed ones: Intel's architectural perfmon, AMD's PerfMonV2.
  */
-static struct perfctr_x86_model perfctr_x86_amd_v2;
+static struct perfctr_x86_model perfctr_x86_cpuid_model;
 
 /**
  * perfctr_x86_detect_cpu - the model of a CPU, by its features
  * @c: what CPUID (and IA32_PERF_CAPABILITIES) say of it
+ * @buf: where to build a model CPUID describes (see below)
  *
  * perfctr_x86_detect()'s families first (P5, P4, Cyrix, Centaur), then by
  * feature whatever the family: Intel's architectural perfmon (leaf 0xA,
  * any version: family 6, 18, 19 or later alike), else the P6 itself in
  * family 6; AMD's (and Hygon's) core counters (PERFCTR_CORE), as many as
  * CPUID 0x80000022 gives with PerfMonV2 (which also brings the global
- * control), else the six of family 15h; else the K7's four.
+ * control: the core counters of perfctr_x86_amd_core, NumPerfCtrCore
+ * (EBX[3:0]) of them), else the six of family 15h; else the K7's four.
+ * The architectural perfmon and PerfMonV2 models are built in @buf.
  *
  * Return: the model, or NULL for none (the generic TSC-only model).
  */
 VISIBLE_IF_KUNIT const struct perfctr_x86_model *
-perfctr_x86_detect_cpu(const struct perfctr_x86_cpuid *c)
+perfctr_x86_detect_cpu(const struct perfctr_x86_cpuid *c, struct perfctr_x86_model *buf)
 {
 	const struct perfctr_x86_model *model;
 	struct perfctr_x86_pmu_caps caps;
@@ -831,7 +834,7 @@ perfctr_x86_detect_cpu(const struct perfctr_x86_cpuid *c)
 			perfctr_x86_parse_pmu_caps(&caps, c->eax10, c->ecx10, c->edx10,
 						   c->ext, c->gp23, c->fixed23);
 			model = perfctr_x86_arch_model(&caps, eax.split.version_id,
-						       c->fw_writes);
+						       c->fw_writes, buf);
 			if (model)
 				return model;
 		}
@@ -845,9 +848,9 @@ perfctr_x86_detect_cpu(const struct perfctr_x86_cpuid *c)
 		nr = c->ebx_80000022 & 0xf;	/* NumPerfCtrCore */
 		if (!nr)
 			return &perfctr_x86_amd_core;
-		perfctr_x86_amd_v2 = perfctr_x86_amd_core;
-		perfctr_x86_amd_v2.nr_ctrs = min(nr, PERFCTR_NRCTRS);
-		return &perfctr_x86_amd_v2;
+		*buf = perfctr_x86_amd_core;
+		buf->nr_ctrs = min(nr, PERFCTR_NRCTRS);
+		return buf;
 	}
 	return NULL;
 }
@@ -882,7 +885,7 @@ static const struct perfctr_x86_model * __init perfctr_x86_detect_boot_cpu(void)
 		      perf_cap & PERF_CAP_FW_WRITES;
 	if (c.perfmon_v2)
 		c.ebx_80000022 = cpuid_ebx(0x80000022);
-	return perfctr_x86_detect_cpu(&c);
+	return perfctr_x86_detect_cpu(&c, &perfctr_x86_cpuid_model);
 }
 
 /*

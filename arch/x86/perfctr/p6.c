@@ -97,17 +97,6 @@ const struct perfctr_x86_model perfctr_x86_amd_core_v1 = {
 	.ctr_width	= 48,
 };
 
-/*
- * Intel architectural perfmon as CPUID leaf 0xA describes the boot CPU:
- * its general counters at their width, from version 2 its fixed counters
- * and the global control, and full-width counter writes (the IA32_A_PMCx
- * aliases) where IA32_PERF_CAPABILITIES advertises them.  Version 1 (Core
- * Solo/Duo) has an enable bit in each event select and neither fixed
- * counters nor a global control; it keeps the original's cpu_type for
- * those CPUs.  Filled in at boot (perfctr_x86_arch_model()).
- */
-static struct perfctr_x86_model perfctr_x86_arch;
-
 /* The counters a control may name: bit N for PMC N, for fixed counter N. */
 static u32 perfctr_x86_gp_avail, perfctr_x86_fixed_avail;
 
@@ -124,15 +113,22 @@ u32 perfctr_x86_gp_here(void)
  * @caps: its counters (perfctr_x86_parse_pmu_caps())
  * @version: CPUID 0xA's version
  * @full_width: IA32_PERF_CAPABILITIES.FW_WRITE is set
+ * @m: filled in with the model
  *
- * Return: the model, or NULL for none (version 0, no general counter).
+ * Intel architectural perfmon as CPUID leaf 0xA describes a CPU: its
+ * general counters at their width, from version 2 its fixed counters and
+ * the global control, and full-width counter writes (the IA32_A_PMCx
+ * aliases) where IA32_PERF_CAPABILITIES advertises them.  Version 1 (Core
+ * Solo/Duo) has an enable bit in each event select and neither fixed
+ * counters nor a global control; it keeps the original's cpu_type for
+ * those CPUs.
+ *
+ * Return: @m, or NULL for none (version 0, no general counter).
  */
 const struct perfctr_x86_model *
 perfctr_x86_arch_model(const struct perfctr_x86_pmu_caps *caps, unsigned int version,
-		       bool full_width)
+		       bool full_width, struct perfctr_x86_model *m)
 {
-	struct perfctr_x86_model *m = &perfctr_x86_arch;
-
 	if (!version || !caps->gp)
 		return NULL;
 	*m = (struct perfctr_x86_model) {

@@ -251,7 +251,7 @@ void perfctr_x86_parse_pmu_caps(struct perfctr_x86_pmu_caps *caps, u32 eax10,
 				u32 ecx10, u32 edx10, bool ext, u32 gp23, u32 fixed23);
 const struct perfctr_x86_model *
 perfctr_x86_arch_model(const struct perfctr_x86_pmu_caps *caps, unsigned int version,
-		       bool full_width);
+		       bool full_width, struct perfctr_x86_model *m);
 
 /*
  * What only the KUnit suite reaches besides the driver's own files: static
@@ -267,9 +267,11 @@ struct perfctr_x86_pmu_caps *perfctr_x86_pmu_caps_of(unsigned int cpu);
 void perfctr_x86_use_model(const struct perfctr_x86_model *model);
 const struct perfctr_x86_model *
 perfctr_x86_detect(unsigned int vendor, unsigned int family, unsigned int model, bool mmx);
-const struct perfctr_x86_model *perfctr_x86_detect_cpu(const struct perfctr_x86_cpuid *c);
+const struct perfctr_x86_model *
+perfctr_x86_detect_cpu(const struct perfctr_x86_cpuid *c, struct perfctr_x86_model *buf);
 unsigned int perfctr_x86_p4_escr_msr(unsigned int pmc, u32 cccr);
-const struct perfctr_x86_model *perfctr_x86_hybrid_model(bool full_width);
+const struct perfctr_x86_model *
+perfctr_x86_hybrid_model(bool full_width, struct perfctr_x86_model *m);
 #endif
 
 /*

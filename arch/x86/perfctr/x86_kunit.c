@@ -223,6 +223,18 @@ static int sim_written(u32 msr, unsigned int from)
 	return -1;
 }
 
+/*
+ * Room for a model the driver builds (from CPUID, or the hybrid model):
+ * the suite's own, never the one the driver built at boot.
+ */
+static struct perfctr_x86_model *model_buf(struct kunit *test)
+{
+	struct perfctr_x86_model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	return m;
+}
+
 static void sim_setup(struct kunit *test, const struct perfctr_x86_model *model,
 		      unsigned int width)
 {
@@ -244,6 +256,18 @@ static void sim_setup(struct kunit *test, const struct perfctr_x86_model *model,
 	perfctr_x86_test_hw.read_pmc = sim_rdpmc;
 	perfctr_x86_use_model(model);
 }
+
+/*
+ * A few cases reach what the kernel exports to no module: perf's rdpmc
+ * knob, the local APIC's registers, KVM's mediated vPMU calls.  With the
+ * suite built in (the test kernels) they run; in the module they skip,
+ * and the compiler drops their references as unreachable.
+ */
+#define BUILT_IN_ONLY(test)							\
+	do {									\
+		if (!IS_BUILTIN(CONFIG_PERFCTR_X86_KUNIT_TEST))			\
+			kunit_skip(test, "reaches kernel internals no module may: built in only"); \
+	} while (0)
 
 /* What the cases change of the driver's state, as the suite found it. */
 static const struct perfctr_x86_model *saved_model;
@@ -999,6 +1023,7 @@ static void rdpmc_permission_follows_the_mm(struct kunit *test)
 {
 	struct mm_struct *old, *new;
 
+	BUILT_IN_ONLY(test);
 	if (static_branch_unlikely(&rdpmc_always_available_key) ||
 	    static_branch_unlikely(&rdpmc_never_available_key))
 		kunit_skip(test, "perf's rdpmc sysfs knob is not 1 (the default)");
@@ -1050,6 +1075,7 @@ static void rdpmc_knob_off_hides_the_feature(struct kunit *test)
 {
 	struct perfctr_info info = {};
 
+	BUILT_IN_ONLY(test);
 	if (static_branch_unlikely(&rdpmc_never_available_key))
 		kunit_skip(test, "perf's rdpmc sysfs knob is 0 already");
 	perfctr_x86_use_model(&perfctr_x86_k7);
@@ -1124,7 +1150,7 @@ KUNIT_ARRAY_PARAM_DESC(detect_cases, detect_cases, name);
 static void detect_by_feature_not_family(struct kunit *test)
 {
 	const typeof(detect_cases[0]) *t = test->param_value;
-	const struct perfctr_x86_model *m = perfctr_x86_detect_cpu(&t->c);
+	const struct perfctr_x86_model *m = perfctr_x86_detect_cpu(&t->c, model_buf(test));
 
 	if (!t->cpu_type) {
 		KUNIT_EXPECT_NULL(test, m);
@@ -1146,7 +1172,8 @@ static void detect_by_feature_not_family(struct kunit *test)
  */
 static void v6_rdpmc_user_disable_stays_clear(struct kunit *test)
 {
-	const struct perfctr_x86_model *m = perfctr_x86_detect_cpu(&detect_cases[0].c);
+	const struct perfctr_x86_model *m = perfctr_x86_detect_cpu(&detect_cases[0].c,
+								   model_buf(test));
 	struct perfctr_cpu_state *st;
 	u32 map = 0, sel = EN | USR | EVENT, fmap = FIXED(0), fsel = F_USR;
 	unsigned long flags;
@@ -1344,9 +1371,11 @@ static void release_stops_the_counters(struct kunit *test)
  */
 static void reserve_and_mediated_vpmu_exclude_each_other(struct kunit *test)
 {
-	const struct perfctr_x86_model *m = boot_vendor_model(test);
+	const struct perfctr_x86_model *m;
 	const char *holder;
 
+	BUILT_IN_ONLY(test);
+	m = boot_vendor_model(test);
 	perfctr_x86_use_model(m);
 	/* A VM with a mediated vPMU exists: perfctr is refused, naming KVM. */
 	KUNIT_ASSERT_EQ(test, 0, perf_create_mediated_pmu());
@@ -1719,39 +1748,43 @@ static void winchip_rejects_tsc_on(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
 }
 
+static const struct feature_case {
+	const struct perfctr_x86_model *m;
+	u32 type, features;
+} feature_cases[] = {
+	{ P5, PERFCTR_X86_INTEL_P5, PERFCTR_FEATURE_RDTSC },
+	{ P5MMX, PERFCTR_X86_INTEL_P5MMX, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
+	{ MII, PERFCTR_X86_CYRIX_MII, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
+	{ C6, PERFCTR_X86_WINCHIP_C6, PERFCTR_FEATURE_RDPMC },
+	{ WC2, PERFCTR_X86_WINCHIP_2, PERFCTR_FEATURE_RDPMC },
+	{ VC3, PERFCTR_X86_VIA_C3, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
+	{ P4, PERFCTR_X86_INTEL_P4, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
+	{ P4M2, PERFCTR_X86_INTEL_P4M2, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
+	{ P4M3, PERFCTR_X86_INTEL_P4M3, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
+};
+
+static void feature_case_desc(const struct feature_case *t, char *desc)
+{
+	strscpy(desc, t->m->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(feature_cases, feature_cases, feature_case_desc);
+
+/* The type and features of one model of feature_cases[] (parameterised). */
 static void p5_family_features(struct kunit *test)
 {
-	static const struct {
-		const struct perfctr_x86_model *m;
-		u32 type, features;
-	} t[] = {
-		{ P5, PERFCTR_X86_INTEL_P5, PERFCTR_FEATURE_RDTSC },
-		{ P5MMX, PERFCTR_X86_INTEL_P5MMX, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
-		{ MII, PERFCTR_X86_CYRIX_MII, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
-		{ C6, PERFCTR_X86_WINCHIP_C6, PERFCTR_FEATURE_RDPMC },
-		{ WC2, PERFCTR_X86_WINCHIP_2, PERFCTR_FEATURE_RDPMC },
-		{ VC3, PERFCTR_X86_VIA_C3, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
-		{ P4, PERFCTR_X86_INTEL_P4, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
-		{ P4M2, PERFCTR_X86_INTEL_P4M2, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
-		{ P4M3, PERFCTR_X86_INTEL_P4M3, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
-	};
+	const struct feature_case *t = test->param_value;
 	/* The P4 has i-mode counters where the overflow interrupt works. */
 	u32 p4_pcint = IS_ENABLED(CONFIG_PERFCTR_INTERRUPT_SUPPORT) &&
 		       boot_cpu_has(X86_FEATURE_APIC) ? PERFCTR_FEATURE_PCINT : 0;
-	struct perfctr_info info;
-	unsigned int i;
+	struct perfctr_info info = {};
 
-	for (i = 0; i < ARRAY_SIZE(t); i++) {
-		memset(&info, 0, sizeof(info));
-		perfctr_x86_use_model(t[i].m);
-		perfctr_cpu_fill_info(&info);
-		KUNIT_EXPECT_EQ_MSG(test, t[i].type, info.cpu_type, "%s", t[i].m->name);
-		KUNIT_EXPECT_EQ_MSG(test, t[i].features |
-				    (sim_family(t[i].m) == SIM_P4 ? p4_pcint : 0),
-				    info.cpu_features & ~PERFCTR_FEATURE_TSC_CONSTANT,
-				    "%s", t[i].m->name);
-		KUNIT_EXPECT_STREQ(test, t[i].m->name, perfctr_cpu_name);
-	}
+	perfctr_x86_use_model(t->m);
+	perfctr_cpu_fill_info(&info);
+	KUNIT_EXPECT_EQ(test, t->type, info.cpu_type);
+	KUNIT_EXPECT_EQ(test, t->features | (sim_family(t->m) == SIM_P4 ? p4_pcint : 0),
+			info.cpu_features & ~PERFCTR_FEATURE_TSC_CONSTANT);
+	KUNIT_EXPECT_STREQ(test, t->m->name, perfctr_cpu_name);
 }
 
 /* ---- P5 family programming and counting ---- */
@@ -2371,7 +2404,7 @@ hybrid_setup(struct kunit *test, const struct perfctr_x86_pmu_caps *even,
 		set_cpu_pmu_caps(cpu, cpu >= known ? NULL : cpu & 1 ? odd : even);
 	}
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, restore_caps, saved));
-	m = perfctr_x86_hybrid_model(false);
+	m = perfctr_x86_hybrid_model(false, model_buf(test));
 	KUNIT_ASSERT_NOT_NULL(test, m);
 	sim_setup(test, m, m->ctr_width);
 	return m;
@@ -2493,7 +2526,7 @@ static void hybrid_unknown_cpus_are_forbidden(struct kunit *test)
 	/* Nothing known at all: no hybrid model. */
 	hybrid_setup(test, &small, NULL, 2);
 	set_cpu_pmu_caps(0, NULL);
-	KUNIT_EXPECT_NULL(test, perfctr_x86_hybrid_model(false));
+	KUNIT_EXPECT_NULL(test, perfctr_x86_hybrid_model(false, model_buf(test)));
 }
 
 /*
@@ -3162,7 +3195,7 @@ static const struct perfctr_x86_model *arch_from_cpuid(struct kunit *test, u32 e
 	const struct perfctr_x86_model *m;
 
 	perfctr_x86_parse_pmu_caps(&caps, eax, 0, edx, false, 0, 0);
-	m = perfctr_x86_arch_model(&caps, eax & 0xff, full_width);
+	m = perfctr_x86_arch_model(&caps, eax & 0xff, full_width, model_buf(test));
 	KUNIT_ASSERT_NOT_NULL(test, m);
 	sim_setup(test, m, m->ctr_width);
 	return m;
@@ -3185,9 +3218,9 @@ static void arch_model_has_the_cpuid_counters(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, -EINVAL, check_on(test, FIXED(3), F_USR));
 	/* No architectural perfmon, or no counter: no model. */
 	KUNIT_EXPECT_NULL(test, perfctr_x86_arch_model(&(struct perfctr_x86_pmu_caps){
-		.gp = 0x3, .width = 40 }, 0, false));
+		.gp = 0x3, .width = 40 }, 0, false, model_buf(test)));
 	KUNIT_EXPECT_NULL(test, perfctr_x86_arch_model(&(struct perfctr_x86_pmu_caps){
-		.width = 40 }, 2, false));
+		.width = 40 }, 2, false, model_buf(test)));
 }
 
 /* Version 1 (Core Solo/Duo): an enable bit per counter, nothing global. */
@@ -3340,9 +3373,12 @@ static void p4_imode_overflow_found_and_rearmed(struct kunit *test)
 
 static void lvtpc_follows_the_reservation(struct kunit *test)
 {
-	const struct perfctr_x86_model *m = boot_vendor_model(test);
-	u32 before = apic_read(APIC_LVTPC);
+	const struct perfctr_x86_model *m;
+	u32 before;
 
+	BUILT_IN_ONLY(test);
+	m = boot_vendor_model(test);
+	before = apic_read(APIC_LVTPC);
 	imode_setup(test, m, 48);
 	/* Whatever was there (NMI delivery under perf) comes back at release. */
 	apic_write(APIC_LVTPC, APIC_DM_NMI | APIC_LVT_MASKED);
@@ -3389,11 +3425,13 @@ static void pmi_ihandler(unsigned long pc)
 
 static void overflow_interrupt_end_to_end(struct kunit *test)
 {
-	const struct perfctr_x86_model *m = boot_vendor_model(test);
+	const struct perfctr_x86_model *m;
 	struct perfctr_cpu_state *st;
 	unsigned long before, flags;
 	u32 lvtpc;
 
+	BUILT_IN_ONLY(test);
+	m = boot_vendor_model(test);
 	st = istate(test, m, m->ctr_width, -100);
 	reserve_or_skip(test);
 	pmi_state = st;
@@ -3600,7 +3638,7 @@ static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(mii_requires_a_cpl_bit),
 	KUNIT_CASE(winchip_needs_no_cpl_reserves_ff00),
 	KUNIT_CASE(winchip_rejects_tsc_on),
-	KUNIT_CASE(p5_family_features),
+	KUNIT_CASE_PARAM(p5_family_features, feature_cases_gen_params),
 	KUNIT_CASE(p5_packs_both_halves_into_the_cesr),
 	KUNIT_CASE(p5_reads_msrs_and_wraps_32),
 	KUNIT_CASE(p5mmx_reads_rdpmc_and_wraps_32),
