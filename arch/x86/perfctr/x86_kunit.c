@@ -26,9 +26,9 @@
 #include <linux/string.h>
 
 #include <asm/apic.h>
-#include <asm/msr-index.h>
 #include <asm/hardirq.h>
 #include <asm/mmu_context.h>
+#include <asm/msr-index.h>
 #include <asm/nmi.h>
 #include <asm/tlbflush.h>
 #include <linux/processor.h>
