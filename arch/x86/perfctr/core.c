@@ -10,9 +10,10 @@
  * on SMP, which the finalise step had to arrange by hand.
  *
  * Models: the generic one (the TSC alone: tsc_on = 1, no PMCs), and the
- * families of low-level-x86.txt with accumulation-mode counters, each in
- * its file with one struct perfctr_x86_family_ops of operations that its
- * models point at (as arch/x86/events/ has one struct x86_pmu a family):
+ * families of Documentation/arch/x86/perfctr.rst with accumulation-mode
+ * counters, each in its file with one struct perfctr_x86_family_ops of
+ * operations that its models point at (as arch/x86/events/ has one
+ * struct x86_pmu a family):
  *  - p6.c: the P6 family and its descendants: Intel P6, AMD K7/K8, Intel
  *    architectural perfmon, AMD family 15h+ core counters; hybrid.c:
  *    Intel hybrid CPUs' PMUs, run by the P6 family's operations;
@@ -36,6 +37,7 @@
 #include <linux/cpufeature.h>
 #include <linux/cpuhotplug.h>
 #include <linux/errno.h>
+#include <linux/export.h>
 #include <linux/init.h>
 #include <linux/mm_types.h>
 #include <linux/mmap_lock.h>
@@ -62,8 +64,8 @@
 #include "x86.h"
 
 const char *perfctr_cpu_name = "generic x86 with TSC";
+EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_name);
 static unsigned int perfctr_cpu_type = PERFCTR_X86_GENERIC;
-static const struct perfctr_x86_model *perfctr_x86_boot;
 static unsigned int perfctr_cpu_features;
 
 /* Unique ids for validated controls (the per-CPU control cache key). */
@@ -75,6 +77,7 @@ static atomic_t perfctr_control_id = ATOMIC_INIT(0);
  * and done here; the models handle the PMCs.
  */
 const struct perfctr_x86_model *perfctr_x86_cur_model;
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_cur_model);
 
 /* Pentium 4 control data, which only a P4 model may accept. */
 bool perfctr_x86_has_p4_fields(const struct perfctr_cpu_control *cc)
@@ -120,23 +123,16 @@ DEFINE_STATIC_CALL(perfctr_x86_write_control, generic_write_control);
  * Interrupt-mode counters need the overflow interrupt: the P6 family and
  * the P4 with a local APIC and CONFIG_PERFCTR_INTERRUPT_SUPPORT
  * (perfctr_x86_pcint, set with the model).  perfctr_x86_no_lapic lets the
- * KUnit suite play a CPU without a local APIC.
+ * KUnit suite play a CPU without a local APIC: static, and so always
+ * false, without KUnit.
  */
 bool perfctr_x86_pcint;
-static bool perfctr_x86_no_lapic;
-
-void perfctr_x86_set_no_lapic(bool on)
-{
-	perfctr_x86_no_lapic = on;
-}
+VISIBLE_IF_KUNIT bool perfctr_x86_no_lapic;
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_no_lapic);
 
 /* Counter width of the P6-family model in use, as a mask; CPUID's at boot. */
-static u64 perfctr_x86_width_mask = GENMASK_ULL(47, 0);
-
-u64 perfctr_x86_ctr_mask(void)
-{
-	return perfctr_x86_width_mask;
-}
+VISIBLE_IF_KUNIT u64 perfctr_x86_width_mask = GENMASK_ULL(47, 0);
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_width_mask);
 
 /*
  * Hardware accessors.  The KUnit suite redirects them to a simulated PMU;
@@ -148,6 +144,7 @@ u64 perfctr_x86_ctr_mask(void)
  * switch path's interrupts-off sections may not take on PREEMPT_RT.
  */
 struct perfctr_x86_test_hw perfctr_x86_test_hw;
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_test_hw);
 
 /* The simulated PMU, for the test thread only; else NULL: the hardware. */
 static __always_inline const struct perfctr_x86_test_hw *perfctr_x86_sim(void)
@@ -212,6 +209,7 @@ bool perfctr_x86_ht_sibling(unsigned int cpu)
 	return false;
 #endif
 }
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_ht_sibling);
 
 /*
  * Per-CPU cache of the control registers (Implementation Notes): the id
@@ -224,11 +222,12 @@ struct perfctr_x86_cache *perfctr_x86_this_cache(void)
 {
 	return this_cpu_ptr(&perfctr_x86_cache);
 }
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_this_cache);
 
 /*
- * I-mode counters (the P6 family and the P4: low-level-x86.txt,
- * "Implementation Notes"; p6.c describes them): the MSR to write with a
- * counter's start.
+ * I-mode counters (the P6 family and the P4: "Overflow interrupts" in
+ * Documentation/arch/x86/perfctr.rst; p6.c describes them): the MSR to
+ * write with a counter's start.
  */
 static u32 imode_ctr_msr(const struct perfctr_x86_model *m, unsigned int pmc)
 {
@@ -363,6 +362,7 @@ int perfctr_cpu_update_control(struct perfctr_cpu_state *state, int is_global)
 			state->pmc[i].width = 32;	/* fast RDPMC: the low half */
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_update_control);
 
 /**
  * perfctr_cpu_counts_kernel - does a control count events of kernel mode?
@@ -387,6 +387,7 @@ bool perfctr_cpu_counts_kernel(const struct perfctr_cpu_state *state)
 			return true;
 	return false;
 }
+EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_counts_kernel);
 
 /**
  * perfctr_cpu_suspend - stop counting and fold the period into the sums
@@ -398,6 +399,7 @@ void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
 		static_call(perfctr_x86_suspend_pmcs)(state);
 	perfctr_tsc_suspend(state, perfctr_read_tsc);
 }
+EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_suspend);
 
 /**
  * perfctr_cpu_resume - start a counting period
@@ -409,6 +411,7 @@ void perfctr_cpu_resume(struct perfctr_cpu_state *state)
 		static_call(perfctr_x86_resume_pmcs)(state);
 	perfctr_tsc_resume(state, perfctr_read_tsc);
 }
+EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_resume);
 
 /**
  * perfctr_cpu_sample - fold the counts so far into the sums, keep counting
@@ -422,6 +425,7 @@ void perfctr_cpu_sample(struct perfctr_cpu_state *state)
 	}
 	perfctr_tsc_sample(state, perfctr_read_tsc);
 }
+EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_sample);
 
 /**
  * perfctr_cpu_set_ihandler - install the overflow interrupt handler
@@ -436,6 +440,7 @@ void perfctr_cpu_set_ihandler(perfctr_ihandler_t handler)
 	perfctr_x86_set_ihandler(handler);
 #endif
 }
+EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_set_ihandler);
 
 /**
  * perfctr_cpu_identify_overflow - find and re-arm overflown i-mode counters
@@ -468,6 +473,7 @@ unsigned int perfctr_cpu_identify_overflow(struct perfctr_cpu_state *state)
 		perfctr_x86_wrmsr(m->ovf_ctrl_msr, status);
 	return mask;
 }
+EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_identify_overflow);
 
 /**
  * perfctr_cpu_ireload - force the i-mode counters to be reloaded on resume
@@ -477,6 +483,7 @@ void perfctr_cpu_ireload(struct perfctr_cpu_state *state)
 {
 	state->k1.isuspend_cpu = -1;
 }
+EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_ireload);
 
 /*
  * Hardware reservation: one high-level service at a time, and never at
@@ -586,6 +593,7 @@ bool perfctr_cpu_rdpmc_get(struct mm_struct *mm)
 	mmap_write_unlock(mm);
 	return true;
 }
+EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_rdpmc_get);
 
 /**
  * perfctr_cpu_rdpmc_put - drop a count perfctr_cpu_rdpmc_get() took
@@ -596,6 +604,7 @@ void perfctr_cpu_rdpmc_put(struct mm_struct *mm)
 	if (atomic_dec_and_test(&mm->context.perf_rdpmc_allowed))
 		on_each_cpu_mask(mm_cpumask(mm), cr4_update_pce, NULL, 1);
 }
+EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_rdpmc_put);
 
 /*
  * perf_events marks the counters its deleted events used "dirty" and
@@ -654,6 +663,7 @@ const char *perfctr_cpu_reserve(const char *service)
 	mutex_unlock(&perfctr_reserve_mutex);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_reserve);
 
 /*
  * Stop what perfctr may have left counting on this CPU before the PMU goes
@@ -698,6 +708,7 @@ void perfctr_cpu_release(const char *service)
 	}
 	mutex_unlock(&perfctr_reserve_mutex);
 }
+EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_release);
 
 /* Write @msr with @bits flipped and read it back, restoring it: safely. */
 bool perfctr_x86_msr_responds(u32 msr, u64 bits)
@@ -753,11 +764,12 @@ bool __init perfctr_x86_pmu_responds(const struct perfctr_x86_model *model)
  * @model: CPUID model
  * @mmx: the CPU has MMX
  *
- * Only the families of low-level-x86.txt other than the P6 family yet.
+ * Only the families of Documentation/arch/x86/perfctr.rst other than the
+ * P6 family yet.
  *
  * Return: the model, or NULL for none.
  */
-const struct perfctr_x86_model *
+VISIBLE_IF_KUNIT const struct perfctr_x86_model *
 perfctr_x86_detect(unsigned int vendor, unsigned int family, unsigned int model, bool mmx)
 {
 	switch (vendor) {
@@ -783,27 +795,32 @@ perfctr_x86_detect(unsigned int vendor, unsigned int family, unsigned int model,
 	}
 	return NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_detect);
 
 /*
- * AMD PerfMonV2 as CPUID 0x80000022 describes the boot CPU: the core
- * counters of perfctr_x86_amd_core, NumPerfCtrCore (EBX[3:0]) of them.
+ * The boot CPU's model where CPUID describes it rather than picks one of
+ * the fixed ones: Intel's architectural perfmon, AMD's PerfMonV2.
  */
-static struct perfctr_x86_model perfctr_x86_amd_v2;
+static struct perfctr_x86_model perfctr_x86_cpuid_model;
 
 /**
  * perfctr_x86_detect_cpu - the model of a CPU, by its features
  * @c: what CPUID (and IA32_PERF_CAPABILITIES) say of it
+ * @buf: where to build a model CPUID describes (see below)
  *
  * perfctr_x86_detect()'s families first (P5, P4, Cyrix, Centaur), then by
  * feature whatever the family: Intel's architectural perfmon (leaf 0xA,
  * any version: family 6, 18, 19 or later alike), else the P6 itself in
  * family 6; AMD's (and Hygon's) core counters (PERFCTR_CORE), as many as
  * CPUID 0x80000022 gives with PerfMonV2 (which also brings the global
- * control), else the six of family 15h; else the K7's four.
+ * control: the core counters of perfctr_x86_amd_core, NumPerfCtrCore
+ * (EBX[3:0]) of them), else the six of family 15h; else the K7's four.
+ * The architectural perfmon and PerfMonV2 models are built in @buf.
  *
  * Return: the model, or NULL for none (the generic TSC-only model).
  */
-const struct perfctr_x86_model *perfctr_x86_detect_cpu(const struct perfctr_x86_cpuid *c)
+VISIBLE_IF_KUNIT const struct perfctr_x86_model *
+perfctr_x86_detect_cpu(const struct perfctr_x86_cpuid *c, struct perfctr_x86_model *buf)
 {
 	const struct perfctr_x86_model *model;
 	struct perfctr_x86_pmu_caps caps;
@@ -819,7 +836,7 @@ const struct perfctr_x86_model *perfctr_x86_detect_cpu(const struct perfctr_x86_
 			perfctr_x86_parse_pmu_caps(&caps, c->eax10, c->ecx10, c->edx10,
 						   c->ext, c->gp23, c->fixed23);
 			model = perfctr_x86_arch_model(&caps, eax.split.version_id,
-						       c->fw_writes);
+						       c->fw_writes, buf);
 			if (model)
 				return model;
 		}
@@ -833,12 +850,13 @@ const struct perfctr_x86_model *perfctr_x86_detect_cpu(const struct perfctr_x86_
 		nr = c->ebx_80000022 & 0xf;	/* NumPerfCtrCore */
 		if (!nr)
 			return &perfctr_x86_amd_core;
-		perfctr_x86_amd_v2 = perfctr_x86_amd_core;
-		perfctr_x86_amd_v2.nr_ctrs = min(nr, PERFCTR_NRCTRS);
-		return &perfctr_x86_amd_v2;
+		*buf = perfctr_x86_amd_core;
+		buf->nr_ctrs = min(nr, PERFCTR_NRCTRS);
+		return buf;
 	}
 	return NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_detect_cpu);
 
 static const struct perfctr_x86_model * __init perfctr_x86_detect_boot_cpu(void)
 {
@@ -869,18 +887,7 @@ static const struct perfctr_x86_model * __init perfctr_x86_detect_boot_cpu(void)
 		      perf_cap & PERF_CAP_FW_WRITES;
 	if (c.perfmon_v2)
 		c.ebx_80000022 = cpuid_ebx(0x80000022);
-	return perfctr_x86_detect_cpu(&c);
-}
-
-/**
- * perfctr_x86_boot_model - the model chosen at boot
- *
- * Return: the model perfctr_cpu_init() selected, or NULL for the generic
- * one.  The KUnit suite restores it after each case.
- */
-const struct perfctr_x86_model *perfctr_x86_boot_model(void)
-{
-	return perfctr_x86_boot;
+	return perfctr_x86_detect_cpu(&c, &perfctr_x86_cpuid_model);
 }
 
 /*
@@ -912,10 +919,11 @@ static void perfctr_x86_set_pcint(void)
  *
  * Installs its family's operations in the static calls (and so, on x86,
  * at every call site), and sets the reported CPU type, features and
- * forbidden CPUs.  May sleep.  Used at init and by the KUnit suite; no
- * state may be running counters meanwhile.
+ * forbidden CPUs.  May sleep.  Used at init and by the KUnit suite (which
+ * restores the model it found after each case); no state may be running
+ * counters meanwhile.
  */
-void perfctr_x86_use_model(const struct perfctr_x86_model *model)
+VISIBLE_IF_KUNIT void perfctr_x86_use_model(const struct perfctr_x86_model *model)
 {
 	const struct perfctr_x86_family_ops *ops = model ? model->ops : &perfctr_x86_generic_ops;
 	unsigned int cpu;
@@ -946,12 +954,15 @@ void perfctr_x86_use_model(const struct perfctr_x86_model *model)
 	}
 	perfctr_x86_static_call_update(ops);
 }
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_use_model);
 
+#if IS_ENABLED(CONFIG_PERFCTR_X86_KUNIT_TEST)
 /**
  * perfctr_x86_get_ops - the functions the static calls now point to
  * @ops: filled in
  *
- * For the KUnit suite, to check that the call sites follow the model.
+ * Only for the KUnit suite, to check that the call sites follow the
+ * model; not built without it.
  */
 void perfctr_x86_get_ops(struct perfctr_x86_ops *ops)
 {
@@ -960,6 +971,8 @@ void perfctr_x86_get_ops(struct perfctr_x86_ops *ops)
 	ops->resume = static_call_query(perfctr_x86_resume_pmcs);
 	ops->write_control = static_call_query(perfctr_x86_write_control);
 }
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_get_ops);
+#endif
 
 /**
  * perfctr_cpu_init - detect the CPU and choose its model
@@ -988,7 +1001,6 @@ int __init perfctr_cpu_init(void)
 	if (model && model->ops->boot)
 		model->ops->boot(model);
 
-	perfctr_x86_boot = model;
 	perfctr_x86_use_model(model);
 	return 0;
 }
@@ -1021,3 +1033,4 @@ void perfctr_cpu_fill_info(struct perfctr_info *info)
 	if (perfctr_x86_pmu_busy())
 		info->cpu_features |= PERFCTR_FEATURE_PMU_BUSY;
 }
+EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_fill_info);

@@ -15,7 +15,6 @@
 #include <linux/perfctr.h>
 #include <linux/printk.h>
 #include <linux/slab.h>
-#include <linux/string.h>
 
 #include <asm/cpuid/api.h>
 #include <asm/msr.h>
@@ -30,9 +29,9 @@
  * counters are read on that CPU (perfctr_x86_cpu_pmu_caps); the model
  * offers the union of them all, and a control that names a counter some
  * CPUs lack is kept off those CPUs (perfctr_cpu_forbidden()).  The model
- * is filled in at boot from what the CPUs report.
+ * (perfctr_x86_hybrid) is filled in at boot from what the CPUs report.
  */
-static struct perfctr_x86_model perfctr_x86_hybrid = {
+static const struct perfctr_x86_model perfctr_x86_hybrid_base = {
 	.name		= "Intel hybrid (architectural perfmon v2+)",
 	.cpu_type	= PERFCTR_X86_INTEL_HYBRID,
 	.ops		= &perfctr_x86_p6_ops,
@@ -43,8 +42,20 @@ static struct perfctr_x86_model perfctr_x86_hybrid = {
 	.ovf_ctrl_msr	= MSR_CORE_PERF_GLOBAL_OVF_CTRL,
 };
 
+static struct perfctr_x86_model perfctr_x86_hybrid;
+
 /* What each CPU's PMU has (hybrid CPUs); all zero: not known yet. */
 static DEFINE_PER_CPU(struct perfctr_x86_pmu_caps, perfctr_x86_cpu_pmu_caps);
+
+/*
+ * @cpu's record in it.  The KUnit suite plays hybrid CPUs by saving,
+ * filling and restoring the records.
+ */
+VISIBLE_IF_KUNIT struct perfctr_x86_pmu_caps *perfctr_x86_pmu_caps_of(unsigned int cpu)
+{
+	return per_cpu_ptr(&perfctr_x86_cpu_pmu_caps, cpu);
+}
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_pmu_caps_of);
 
 /**
  * perfctr_x86_parse_pmu_caps - a CPU's counters, from its CPUID
@@ -81,6 +92,7 @@ void perfctr_x86_parse_pmu_caps(struct perfctr_x86_pmu_caps *caps, u32 eax10,
 	caps->fixed &= GENMASK(PERFCTR_X86_MAX_FIXED - 1, 0);
 	caps->width = eax.split.bit_width;
 }
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_parse_pmu_caps);
 
 /* Record this CPU's PMU: a hotplug callback, run on @cpu. */
 static int perfctr_x86_read_pmu_caps(unsigned int cpu)
@@ -102,51 +114,26 @@ static int perfctr_x86_read_pmu_caps(unsigned int cpu)
 }
 
 /**
- * perfctr_x86_set_cpu_pmu_caps - say what a CPU's PMU has
- * @cpu: the CPU
- * @caps: its counters, or NULL for not known
- *
- * For the KUnit suite, which plays hybrid CPUs this way.
- */
-void perfctr_x86_set_cpu_pmu_caps(unsigned int cpu, const struct perfctr_x86_pmu_caps *caps)
-{
-	struct perfctr_x86_pmu_caps *to = per_cpu_ptr(&perfctr_x86_cpu_pmu_caps, cpu);
-
-	if (caps)
-		*to = *caps;
-	else
-		memset(to, 0, sizeof(*to));
-}
-
-/**
- * perfctr_x86_get_cpu_pmu_caps - what a CPU's PMU has, as recorded
- * @cpu: the CPU
- * @caps: filled in (all zero: not known)
- */
-void perfctr_x86_get_cpu_pmu_caps(unsigned int cpu, struct perfctr_x86_pmu_caps *caps)
-{
-	*caps = *per_cpu_ptr(&perfctr_x86_cpu_pmu_caps, cpu);
-}
-
-/**
  * perfctr_x86_hybrid_model - the hybrid model for the CPUs' PMUs
  * @full_width: IA32_PERF_CAPABILITIES.FW_WRITE is set
+ * @m: filled in with the model
  *
  * Offers every counter some CPU has, sign-extended to the narrowest
  * width.  A CPU that comes online later is served with what it shares
  * with the union; one never seen is forbidden to every control with
  * counters.
  *
- * Return: the model, or NULL if no CPU reported counters.
+ * Return: @m, or NULL if no CPU reported counters.
  */
-const struct perfctr_x86_model *perfctr_x86_hybrid_model(bool full_width)
+VISIBLE_IF_KUNIT const struct perfctr_x86_model *
+perfctr_x86_hybrid_model(bool full_width, struct perfctr_x86_model *m)
 {
 	const struct perfctr_x86_pmu_caps *caps;
 	unsigned int cpu, width = 64;
 	u32 gp = 0, fixed = 0;
 
 	for_each_possible_cpu(cpu) {
-		caps = per_cpu_ptr(&perfctr_x86_cpu_pmu_caps, cpu);
+		caps = perfctr_x86_pmu_caps_of(cpu);
 		if (!caps->gp && !caps->fixed)
 			continue;
 		gp |= caps->gp;
@@ -155,14 +142,16 @@ const struct perfctr_x86_model *perfctr_x86_hybrid_model(bool full_width)
 	}
 	if (!gp && !fixed)
 		return NULL;
-	perfctr_x86_hybrid.nr_ctrs = fls(gp);
-	perfctr_x86_hybrid.nr_fixed = fls(fixed);
-	perfctr_x86_hybrid.ctr_width = clamp(width, 32U, 64U);
-	perfctr_x86_hybrid.gp_mask = gp;
-	perfctr_x86_hybrid.fixed_mask = fixed;
-	perfctr_x86_hybrid.ctr_write_msr = full_width ? MSR_IA32_PMC0 : 0;
-	return &perfctr_x86_hybrid;
+	*m = perfctr_x86_hybrid_base;
+	m->nr_ctrs = fls(gp);
+	m->nr_fixed = fls(fixed);
+	m->ctr_width = clamp(width, 32U, 64U);
+	m->gp_mask = gp;
+	m->fixed_mask = fixed;
+	m->ctr_write_msr = full_width ? MSR_IA32_PMC0 : 0;
+	return m;
 }
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_hybrid_model);
 
 /**
  * perfctr_cpu_forbidden - the CPUs a control's PMU cannot serve
@@ -181,7 +170,7 @@ void perfctr_cpu_forbidden(const struct perfctr_cpu_state *state, struct cpumask
 	u32 gp = 0, fixed = 0;
 
 	cpumask_clear(mask);
-	if (perfctr_x86_cur_model != &perfctr_x86_hybrid)
+	if (!perfctr_x86_is_hybrid(perfctr_x86_cur_model))
 		return;
 	for (i = 0; i < nrctrs; i++) {
 		if (cc->pmc_map[i] >= PERFCTR_X86_PMC_MAP_FIXED)
@@ -190,16 +179,17 @@ void perfctr_cpu_forbidden(const struct perfctr_cpu_state *state, struct cpumask
 			gp |= BIT(cc->pmc_map[i]);
 	}
 	for_each_possible_cpu(cpu) {
-		caps = per_cpu_ptr(&perfctr_x86_cpu_pmu_caps, cpu);
+		caps = perfctr_x86_pmu_caps_of(cpu);
 		if (gp & ~caps->gp || fixed & ~caps->fixed)
 			cpumask_set_cpu(cpu, mask);
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_forbidden);
 
-/* Is @m the hybrid model? */
+/* Is @m a hybrid model (NULL: the generic one)? */
 bool perfctr_x86_is_hybrid(const struct perfctr_x86_model *m)
 {
-	return m == &perfctr_x86_hybrid;
+	return m && m->cpu_type == PERFCTR_X86_INTEL_HYBRID;
 }
 
 /* The general counters this CPU has, on a hybrid CPU. */
@@ -227,7 +217,7 @@ perfctr_x86_hybrid_boot(const struct perfctr_x86_model *boot)
 				  perfctr_x86_read_pmu_caps, NULL);
 	if (state < 0)
 		goto generic;
-	model = perfctr_x86_hybrid_model(boot->ctr_write_msr != 0);
+	model = perfctr_x86_hybrid_model(boot->ctr_write_msr != 0, &perfctr_x86_hybrid);
 	if (!model) {
 		cpuhp_remove_state_nocalls(state);
 		goto generic;
@@ -236,12 +226,12 @@ perfctr_x86_hybrid_boot(const struct perfctr_x86_model *boot)
 		return model;
 	/* One line per kind of PMU. */
 	for_each_online_cpu(cpu) {
-		caps = per_cpu_ptr(&perfctr_x86_cpu_pmu_caps, cpu);
+		caps = perfctr_x86_pmu_caps_of(cpu);
 		if (cpumask_test_cpu(cpu, same))
 			continue;
 		cpumask_clear(same);
 		for_each_online_cpu(cpu2) {
-			other = per_cpu_ptr(&perfctr_x86_cpu_pmu_caps, cpu2);
+			other = perfctr_x86_pmu_caps_of(cpu2);
 			if (other->gp == caps->gp && other->fixed == caps->fixed &&
 			    other->width == caps->width)
 				cpumask_set_cpu(cpu2, same);

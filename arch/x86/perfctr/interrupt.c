@@ -29,7 +29,6 @@
 
 #include "x86.h"
 
-static DEFINE_PER_CPU(unsigned long, perfctr_x86_nr_interrupts);
 /* Each CPU's APIC_LVTPC before perfctr took it, given back at release. */
 static DEFINE_PER_CPU(u32, perfctr_x86_saved_lvtpc);
 static perfctr_ihandler_t perfctr_x86_ihandler;
@@ -43,7 +42,6 @@ DEFINE_IDTENTRY_SYSVEC(sysvec_perfctr_interrupt)
 	if (READ_ONCE(perfctr_x86_lvtpc))
 		apic_write(APIC_LVTPC, LOCAL_PERFCTR_VECTOR);
 	inc_irq_stat(PERFCTR);
-	this_cpu_inc(perfctr_x86_nr_interrupts);
 	if (handler)
 		handler(instruction_pointer(regs));
 }
@@ -51,16 +49,6 @@ DEFINE_IDTENTRY_SYSVEC(sysvec_perfctr_interrupt)
 void perfctr_x86_set_ihandler(perfctr_ihandler_t handler)
 {
 	WRITE_ONCE(perfctr_x86_ihandler, handler);
-}
-
-unsigned long perfctr_x86_interrupts(void)
-{
-	unsigned long sum = 0;
-	unsigned int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu(perfctr_x86_nr_interrupts, cpu);
-	return sum;
 }
 
 static void perfctr_x86_lvtpc_take_cpu(void *unused)

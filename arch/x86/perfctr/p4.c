@@ -31,6 +31,7 @@ const struct perfctr_x86_model perfctr_x86_p4 = {
 	.p4_iq_escr	= true,
 	.ctr_width	= 40,
 };
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_p4);
 
 const struct perfctr_x86_model perfctr_x86_p4m2 = {
 	.name		= "Intel P4 model 2",
@@ -44,6 +45,7 @@ const struct perfctr_x86_model perfctr_x86_p4m2 = {
 	.p4_iq_escr	= true,
 	.ctr_width	= 40,
 };
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_p4m2);
 
 const struct perfctr_x86_model perfctr_x86_p4m3 = {
 	.name		= "Intel P4 model 3+",
@@ -56,10 +58,11 @@ const struct perfctr_x86_model perfctr_x86_p4m3 = {
 	.p4_ext_cascade	= true,
 	.ctr_width	= 40,
 };
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_p4m3);
 
 /*
- * Pentium 4 (low-level-x86.txt, "Intel P4").  pmc_map[i] is what RDPMC
- * takes: the counter number, with bit 31 (fast RDPMC) allowed.
+ * Pentium 4 (Documentation/arch/x86/perfctr.rst).  pmc_map[i] is what
+ * RDPMC takes: the counter number, with bit 31 (fast RDPMC) allowed.
  */
 #define P4_FAST_RDPMC		BIT(31)
 #define P4_CCCR_OVF		BIT(31)
@@ -136,18 +139,18 @@ static void p4_escr_map_init(void)
  *
  * Return: the ESCR's MSR number, or 0 if the counter has no such ESCR.
  */
-unsigned int perfctr_x86_p4_escr_msr(unsigned int pmc, u32 cccr)
+VISIBLE_IF_KUNIT unsigned int perfctr_x86_p4_escr_msr(unsigned int pmc, u32 cccr)
 {
 	return pmc < 18 ? p4_escr_map[pmc][P4_CCCR_ESCR_SELECT(cccr)] : 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_p4_escr_msr);
 
-/* Hyper-threaded P4: both threads share the counters. */
-static bool p4_is_ht;
-
-void perfctr_x86_set_p4_ht(bool ht)
-{
-	p4_is_ht = ht;
-}
+/*
+ * Hyper-threaded P4: both threads share the counters.  Set at boot; the
+ * KUnit suite plays both kinds of P4 with it.
+ */
+VISIBLE_IF_KUNIT bool perfctr_x86_p4_ht;
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_p4_ht);
 
 static int p4_check_counter(const struct perfctr_x86_model *m,
 			    const struct perfctr_cpu_control *cc, unsigned int i,
@@ -161,7 +164,7 @@ static int p4_check_counter(const struct perfctr_x86_model *m,
 	if (cccr & P4_CCCR_EXT_CASCADE &&
 	    (!m->p4_ext_cascade || !(pmc == 12 || pmc >= 15)))
 		return -EINVAL;
-	if (!p4_is_ht && (cccr & P4_CCCR_ACTIVE_THREAD) != P4_CCCR_ACTIVE_THREAD)
+	if (!perfctr_x86_p4_ht && (cccr & P4_CCCR_ACTIVE_THREAD) != P4_CCCR_ACTIVE_THREAD)
 		return -EINVAL;
 	if (!(cccr & (P4_CCCR_ENABLE | P4_CCCR_CASCADE | P4_CCCR_EXT_CASCADE)))
 		return -EINVAL;
@@ -181,7 +184,7 @@ static int p4_check_counter(const struct perfctr_x86_model *m,
 		return -EINVAL;
 	if (escr & P4_ESCR_RESERVED)
 		return -EINVAL;
-	if (escr & P4_ESCR_CPL_T1 && !(p4_is_ht && is_global))
+	if (escr & P4_ESCR_CPL_T1 && !(perfctr_x86_p4_ht && is_global))
 		return -EINVAL;
 	return 0;
 }
@@ -318,14 +321,14 @@ static void p4_quiesce(const struct perfctr_x86_model *m, struct perfctr_x86_cac
 
 /*
  * On a hyper-threaded P4 only thread 0 of each core may use the counters
- * (low-level-x86.txt, "Kernel-internal API"): the others are forbidden.
+ * (Documentation/arch/x86/perfctr.rst): the others are forbidden.
  */
 static void p4_select(const struct perfctr_x86_model *m)
 {
 	unsigned int cpu;
 
 	p4_escr_map_init();
-	if (!p4_is_ht)
+	if (!perfctr_x86_p4_ht)
 		return;
 	for_each_possible_cpu(cpu)
 		if (perfctr_x86_ht_sibling(cpu))
@@ -334,7 +337,7 @@ static void p4_select(const struct perfctr_x86_model *m)
 
 static void p4_boot(const struct perfctr_x86_model *m)
 {
-	p4_is_ht = topology_max_smt_threads() > 1;
+	perfctr_x86_p4_ht = topology_max_smt_threads() > 1;
 }
 
 /*

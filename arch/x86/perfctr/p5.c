@@ -13,8 +13,9 @@
 #include "x86.h"
 
 /*
- * The P5 family (low-level-x86.txt, "Intel P5"): one CESR holds both
- * counters' 16-bit controls; evntsel[i] is the half of counter pmc_map[i].
+ * The P5 family (Documentation/arch/x86/perfctr.rst): one CESR holds
+ * both counters' 16-bit controls; evntsel[i] is the half of counter
+ * pmc_map[i].
  */
 #define P5_CESR_MSR		0x11
 #define P5_CTR0_MSR		0x12	/* and 0x13 */
@@ -34,6 +35,7 @@ const struct perfctr_x86_model perfctr_x86_p5 = {
 	.no_rdpmc	= true,
 	.ctr_width	= 40,
 };
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_p5);
 
 const struct perfctr_x86_model perfctr_x86_p5mmx = {
 	.name		= "Intel P5MMX",
@@ -47,6 +49,7 @@ const struct perfctr_x86_model perfctr_x86_p5mmx = {
 	.cpl		= P5_CESR_CPL,
 	.ctr_width	= 40,
 };
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_p5mmx);
 
 const struct perfctr_x86_model perfctr_x86_mii = {
 	.name		= "Cyrix 6x86MX/MII/III",
@@ -59,6 +62,7 @@ const struct perfctr_x86_model perfctr_x86_mii = {
 	.reserved	= 0xfffffa00,	/* bit 10: the event code's bit 6 */
 	.cpl		= P5_CESR_CPL,
 };
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_mii);
 
 const struct perfctr_x86_model perfctr_x86_winchip_c6 = {
 	.name		= "WinChip C6",
@@ -71,6 +75,7 @@ const struct perfctr_x86_model perfctr_x86_winchip_c6 = {
 	.reserved	= 0xffffff00,	/* no CPL bits */
 	.no_tsc		= true,
 };
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_winchip_c6);
 
 const struct perfctr_x86_model perfctr_x86_winchip_2 = {
 	.name		= "WinChip 2/3",
@@ -83,6 +88,7 @@ const struct perfctr_x86_model perfctr_x86_winchip_2 = {
 	.reserved	= 0xffffff00,
 	.no_tsc		= true,
 };
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_winchip_2);
 
 /*
  * The P5 family.  Each evntsel is a 16-bit half of the CESR, the half of

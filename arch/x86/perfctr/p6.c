@@ -17,8 +17,8 @@
 /*
  * The P6 family and its descendants, one code path parametrised by the
  * model's data (struct perfctr_x86_model):
- *  - Intel P6 (low-level-x86.txt): the enable bit of EVNTSEL0 enables both
- *    counters and is reserved in EVNTSEL1;
+ *  - Intel P6 (Documentation/arch/x86/perfctr.rst): the enable bit of
+ *    EVNTSEL0 enables both counters and is reserved in EVNTSEL1;
  *  - AMD K7/K8: each event select has its own enable bit;
  *  - Intel architectural perfmon (CPUID 0xA): per-counter enable, fixed
  *    counters addressed as 0x40000000 + N in pmc_map with their 4-bit
@@ -55,6 +55,7 @@ const struct perfctr_x86_model perfctr_x86_p6 = {
 	.global_enable	= true,
 	.ctr_width	= 40,
 };
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_p6);
 
 const struct perfctr_x86_model perfctr_x86_k7 = {
 	.name		= "AMD K7/K8",
@@ -66,25 +67,7 @@ const struct perfctr_x86_model perfctr_x86_k7 = {
 	.evntsel_stride	= 1,
 	.ctr_width	= 48,
 };
-
-/*
- * Architectural perfmon v2+ with the fewest counters CPUID 0xA then gave
- * (4 general, 3 fixed, 48 bits): the KUnit suite's fixed example.  At
- * boot perfctr_x86_arch_model() describes the CPU's own counters.
- */
-const struct perfctr_x86_model perfctr_x86_arch_v2 = {
-	.name		= "Intel architectural perfmon v2+",
-	.cpu_type	= PERFCTR_X86_INTEL_ARCH,
-	.ops		= &perfctr_x86_p6_ops,
-	.nr_ctrs	= 4,
-	.evntsel_msr	= MSR_ARCH_PERFMON_EVENTSEL0,
-	.perfctr_msr	= MSR_ARCH_PERFMON_PERFCTR0,
-	.evntsel_stride	= 1,
-	.nr_fixed	= 3,
-	.global_ctrl_msr = MSR_CORE_PERF_GLOBAL_CTRL,
-	.ctr_width	= 48,
-	.ovf_ctrl_msr	= MSR_CORE_PERF_GLOBAL_OVF_CTRL,
-};
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_k7);
 
 const struct perfctr_x86_model perfctr_x86_amd_core = {
 	.name		= "AMD family 15h+ core counters",
@@ -99,6 +82,7 @@ const struct perfctr_x86_model perfctr_x86_amd_core = {
 	.ctr_width	= 48,
 	.ovf_ctrl_msr	= MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR,
 };
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_amd_core);
 
 /* The same before PerfMonV2 (Zen 3 and older): no global control or status. */
 const struct perfctr_x86_model perfctr_x86_amd_core_v1 = {
@@ -112,17 +96,6 @@ const struct perfctr_x86_model perfctr_x86_amd_core_v1 = {
 	.high_allowed	= 0xf,		/* EventSelect[11:8] */
 	.ctr_width	= 48,
 };
-
-/*
- * Intel architectural perfmon as CPUID leaf 0xA describes the boot CPU:
- * its general counters at their width, from version 2 its fixed counters
- * and the global control, and full-width counter writes (the IA32_A_PMCx
- * aliases) where IA32_PERF_CAPABILITIES advertises them.  Version 1 (Core
- * Solo/Duo) has an enable bit in each event select and neither fixed
- * counters nor a global control; it keeps the original's cpu_type for
- * those CPUs.  Filled in at boot (perfctr_x86_arch_model()).
- */
-static struct perfctr_x86_model perfctr_x86_arch;
 
 /* The counters a control may name: bit N for PMC N, for fixed counter N. */
 static u32 perfctr_x86_gp_avail, perfctr_x86_fixed_avail;
@@ -140,15 +113,22 @@ u32 perfctr_x86_gp_here(void)
  * @caps: its counters (perfctr_x86_parse_pmu_caps())
  * @version: CPUID 0xA's version
  * @full_width: IA32_PERF_CAPABILITIES.FW_WRITE is set
+ * @m: filled in with the model
  *
- * Return: the model, or NULL for none (version 0, no general counter).
+ * Intel architectural perfmon as CPUID leaf 0xA describes a CPU: its
+ * general counters at their width, from version 2 its fixed counters and
+ * the global control, and full-width counter writes (the IA32_A_PMCx
+ * aliases) where IA32_PERF_CAPABILITIES advertises them.  Version 1 (Core
+ * Solo/Duo) has an enable bit in each event select and neither fixed
+ * counters nor a global control; it keeps the original's cpu_type for
+ * those CPUs.
+ *
+ * Return: @m, or NULL for none (version 0, no general counter).
  */
 const struct perfctr_x86_model *
 perfctr_x86_arch_model(const struct perfctr_x86_pmu_caps *caps, unsigned int version,
-		       bool full_width)
+		       bool full_width, struct perfctr_x86_model *m)
 {
-	struct perfctr_x86_model *m = &perfctr_x86_arch;
-
 	if (!version || !caps->gp)
 		return NULL;
 	*m = (struct perfctr_x86_model) {
@@ -164,7 +144,7 @@ perfctr_x86_arch_model(const struct perfctr_x86_pmu_caps *caps, unsigned int ver
 		.ctr_write_msr	= full_width ? MSR_IA32_PMC0 : 0,
 	};
 	if (version >= 2) {
-		m->name = perfctr_x86_arch_v2.name;
+		m->name = "Intel architectural perfmon v2+";
 		m->cpu_type = PERFCTR_X86_INTEL_ARCH;
 		m->nr_fixed = fls(caps->fixed);
 		m->fixed_mask = caps->fixed;
@@ -173,6 +153,7 @@ perfctr_x86_arch_model(const struct perfctr_x86_pmu_caps *caps, unsigned int ver
 	}
 	return m;
 }
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_arch_model);
 
 /* A fixed counter's field: OS and/or USR; PMI exactly for i-mode ones. */
 static int p6_check_fixed(const struct perfctr_x86_model *m,
@@ -286,7 +267,8 @@ static void p6_write_control(const struct perfctr_cpu_state *state)
 }
 
 /*
- * P6-family i-mode counters (low-level-x86.txt, "Implementation Notes").
+ * P6-family i-mode counters ("Overflow interrupts" in
+ * Documentation/arch/x86/perfctr.rst).
  * They are stopped at every suspend -- their event select (or fixed
  * counter field) cleared in the hardware and in the per-CPU cache, so
  * that they count nothing and cannot interrupt another thread -- and the
@@ -370,3 +352,4 @@ const struct perfctr_x86_family_ops perfctr_x86_p6_ops = {
 	.quiesce	= p6_quiesce,
 	.uses_allocator	= true,
 };
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_p6_ops);

@@ -20,6 +20,7 @@ const struct perfctr_x86_model perfctr_x86_vc3 = {
 	.evntsel_stride	= 1,
 	.reserved	= 0xfffffe00,
 };
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_vc3);
 
 /*
  * VIA C3: at most one counter, PERFCTR1 (pmc_map[0] == 1); evntsel bits

@@ -3,6 +3,8 @@
 #ifndef _ARCH_X86_PERFCTR_X86_H
 #define _ARCH_X86_PERFCTR_X86_H
 
+#include <kunit/visibility.h>
+#include <linux/export.h>
 #include <linux/perfctr.h>
 #include <linux/types.h>
 
@@ -166,17 +168,8 @@ struct perfctr_x86_cache {
 	u32 pebs_matrix_vert;
 };
 
-/* The operations the static calls point to, for the KUnit suite. */
-struct perfctr_x86_ops {
-	void *check;
-	void *suspend;
-	void *resume;
-	void *write_control;
-};
-
 extern const struct perfctr_x86_model perfctr_x86_p6;
 extern const struct perfctr_x86_model perfctr_x86_k7;
-extern const struct perfctr_x86_model perfctr_x86_arch_v2;
 extern const struct perfctr_x86_model perfctr_x86_amd_core;
 extern const struct perfctr_x86_model perfctr_x86_amd_core_v1;
 extern const struct perfctr_x86_model perfctr_x86_p5;
@@ -192,16 +185,6 @@ extern const struct perfctr_x86_model perfctr_x86_p4m3;
 void perfctr_x86_wrmsr(u32 msr, u64 val);
 u64 perfctr_x86_rdmsr(u32 msr);
 u64 perfctr_x86_rdpmc(u32 map);
-/* The KUnit suite's simulated PMU, for the test thread only. */
-struct perfctr_x86_test_hw {
-	void (*wrmsr)(u32 msr, u64 val);
-	u64 (*read_msr)(u32 msr);
-	u64 (*read_pmc)(u32 map);
-};
-
-#if IS_ENABLED(CONFIG_PERFCTR_X86_KUNIT_TEST)
-extern struct perfctr_x86_test_hw perfctr_x86_test_hw;
-#endif
 bool perfctr_x86_ht_sibling(unsigned int cpu);
 
 /* Shared by the families (core.c). */
@@ -238,10 +221,6 @@ static __always_inline void perfctr_x86_fold(struct perfctr_pmc_state *pmc, u64 
 }
 
 struct perfctr_x86_cache *perfctr_x86_this_cache(void);
-void perfctr_x86_use_model(const struct perfctr_x86_model *model);
-void perfctr_x86_get_ops(struct perfctr_x86_ops *ops);
-const struct perfctr_x86_model *
-perfctr_x86_detect(unsigned int vendor, unsigned int family, unsigned int model, bool mmx);
 
 /**
  * struct perfctr_x86_cpuid - what model detection reads of a CPU
@@ -268,24 +247,60 @@ struct perfctr_x86_cpuid {
 	u32 ebx_80000022;
 };
 
-const struct perfctr_x86_model *perfctr_x86_detect_cpu(const struct perfctr_x86_cpuid *c);
-const struct perfctr_x86_model *perfctr_x86_boot_model(void);
-unsigned int perfctr_x86_p4_escr_msr(unsigned int pmc, u32 cccr);
-void perfctr_x86_set_p4_ht(bool ht);
-void perfctr_x86_set_no_lapic(bool on);
-u64 perfctr_x86_ctr_mask(void);
 void perfctr_x86_parse_pmu_caps(struct perfctr_x86_pmu_caps *caps, u32 eax10,
 				u32 ecx10, u32 edx10, bool ext, u32 gp23, u32 fixed23);
-void perfctr_x86_set_cpu_pmu_caps(unsigned int cpu, const struct perfctr_x86_pmu_caps *caps);
-void perfctr_x86_get_cpu_pmu_caps(unsigned int cpu, struct perfctr_x86_pmu_caps *caps);
-const struct perfctr_x86_model *perfctr_x86_hybrid_model(bool full_width);
 const struct perfctr_x86_model *
 perfctr_x86_arch_model(const struct perfctr_x86_pmu_caps *caps, unsigned int version,
-		       bool full_width);
+		       bool full_width, struct perfctr_x86_model *m);
+
+/*
+ * What only the KUnit suite reaches besides the driver's own files: static
+ * without KUnit (VISIBLE_IF_KUNIT, which follows CONFIG_KUNIT, and so do
+ * these declarations), exported to the suite's module in the namespace
+ * EXPORTED_FOR_KUNIT_TESTING.
+ */
+#if IS_ENABLED(CONFIG_KUNIT)
+extern bool perfctr_x86_no_lapic;
+extern u64 perfctr_x86_width_mask;
+extern bool perfctr_x86_p4_ht;
+struct perfctr_x86_pmu_caps *perfctr_x86_pmu_caps_of(unsigned int cpu);
+void perfctr_x86_use_model(const struct perfctr_x86_model *model);
+const struct perfctr_x86_model *
+perfctr_x86_detect(unsigned int vendor, unsigned int family, unsigned int model, bool mmx);
+const struct perfctr_x86_model *
+perfctr_x86_detect_cpu(const struct perfctr_x86_cpuid *c, struct perfctr_x86_model *buf);
+unsigned int perfctr_x86_p4_escr_msr(unsigned int pmc, u32 cccr);
+const struct perfctr_x86_model *
+perfctr_x86_hybrid_model(bool full_width, struct perfctr_x86_model *m);
+#endif
+
+/*
+ * The KUnit suite's simulated PMU, for the test thread only: the
+ * accessors' hook, built only with the suite (else never used).
+ */
+struct perfctr_x86_test_hw {
+	void (*wrmsr)(u32 msr, u64 val);
+	u64 (*read_msr)(u32 msr);
+	u64 (*read_pmc)(u32 map);
+};
+
+/* Built only with the KUnit suite. */
+#if IS_ENABLED(CONFIG_PERFCTR_X86_KUNIT_TEST)
+extern struct perfctr_x86_test_hw perfctr_x86_test_hw;
+
+/* The operations the static calls point to. */
+struct perfctr_x86_ops {
+	void *check;
+	void *suspend;
+	void *resume;
+	void *write_control;
+};
+
+void perfctr_x86_get_ops(struct perfctr_x86_ops *ops);
+#endif
 
 #ifdef CONFIG_PERFCTR_INTERRUPT_SUPPORT
 void perfctr_x86_set_ihandler(perfctr_ihandler_t handler);
-unsigned long perfctr_x86_interrupts(void);
 void perfctr_x86_lvtpc_take(void);
 void perfctr_x86_lvtpc_give(void);
 bool perfctr_x86_lvtpc_held(void);

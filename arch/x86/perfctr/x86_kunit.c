@@ -7,7 +7,9 @@
  * suspend/sample and the static calls behind them -- with the MSR and
  * RDPMC accessors redirected (KUnit static stubs) to a simulated PMU that
  * counts only what its event selects enable, in counters 32, 40 or 48
- * bits wide.
+ * bits wide.  The driver's internals it reaches are exported to it only
+ * with KUnit (VISIBLE_IF_KUNIT, EXPORT_SYMBOL_IF_KUNIT): the suite may
+ * be built as a module.
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
@@ -15,6 +17,7 @@
 #include <linux/cpumask.h>
 #include <linux/irqflags.h>
 #include <linux/kthread.h>
+#include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
@@ -23,7 +26,9 @@
 #include <linux/string.h>
 
 #include <asm/apic.h>
+#include <asm/hardirq.h>
 #include <asm/mmu_context.h>
+#include <asm/msr-index.h>
 #include <asm/nmi.h>
 #include <asm/tlbflush.h>
 #include <linux/processor.h>
@@ -43,18 +48,27 @@
 #define F_PMI	BIT(3)
 #define FIXED_CTRL_MSR	0x38d
 
-/* The family whose registers the simulated PMU plays: by its operations. */
+/* The family whose registers the simulated PMU plays: by its CPU type. */
 enum sim_family { SIM_P6, SIM_P5, SIM_VC3, SIM_P4 };
 
 static enum sim_family sim_family(const struct perfctr_x86_model *m)
 {
-	if (m->ops == &perfctr_x86_p5_ops || m->ops == &perfctr_x86_p5mmx_ops)
+	switch (m->cpu_type) {
+	case PERFCTR_X86_INTEL_P5:
+	case PERFCTR_X86_INTEL_P5MMX:
+	case PERFCTR_X86_CYRIX_MII:
+	case PERFCTR_X86_WINCHIP_C6:
+	case PERFCTR_X86_WINCHIP_2:
 		return SIM_P5;
-	if (m->ops == &perfctr_x86_vc3_ops)
+	case PERFCTR_X86_VIA_C3:
 		return SIM_VC3;
-	if (m->ops == &perfctr_x86_p4_ops)
+	case PERFCTR_X86_INTEL_P4:
+	case PERFCTR_X86_INTEL_P4M2:
+	case PERFCTR_X86_INTEL_P4M3:
 		return SIM_P4;
-	return SIM_P6;
+	default:
+		return SIM_P6;
+	}
 }
 
 struct sim_pmu {
@@ -209,6 +223,18 @@ static int sim_written(u32 msr, unsigned int from)
 	return -1;
 }
 
+/*
+ * Room for a model the driver builds (from CPUID, or the hybrid model):
+ * the suite's own, never the one the driver built at boot.
+ */
+static struct perfctr_x86_model *model_buf(struct kunit *test)
+{
+	struct perfctr_x86_model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	return m;
+}
+
 static void sim_setup(struct kunit *test, const struct perfctr_x86_model *model,
 		      unsigned int width)
 {
@@ -231,6 +257,29 @@ static void sim_setup(struct kunit *test, const struct perfctr_x86_model *model,
 	perfctr_x86_use_model(model);
 }
 
+/*
+ * A few cases reach what the kernel exports to no module: perf's rdpmc
+ * knob, the local APIC's registers, KVM's mediated vPMU calls.  With the
+ * suite built in (the test kernels) they run; in the module they skip,
+ * and the compiler drops their references as unreachable.
+ */
+#define BUILT_IN_ONLY(test)							\
+	do {									\
+		if (!IS_BUILTIN(CONFIG_PERFCTR_X86_KUNIT_TEST))			\
+			kunit_skip(test, "reaches kernel internals no module may: built in only"); \
+	} while (0)
+
+/* What the cases change of the driver's state, as the suite found it. */
+static const struct perfctr_x86_model *saved_model;
+static bool saved_p4_ht;
+
+static int perfctr_x86_suite_init(struct kunit_suite *suite)
+{
+	saved_model = perfctr_x86_cur_model;	/* the model chosen at boot */
+	saved_p4_ht = perfctr_x86_p4_ht;
+	return 0;
+}
+
 static int perfctr_x86_test_init(struct kunit *test)
 {
 	/*
@@ -249,9 +298,9 @@ static int perfctr_x86_test_init(struct kunit *test)
 
 static void perfctr_x86_test_exit(struct kunit *test)
 {
-	perfctr_x86_set_p4_ht(false);
-	perfctr_x86_set_no_lapic(false);
-	perfctr_x86_use_model(perfctr_x86_boot_model());
+	perfctr_x86_p4_ht = saved_p4_ht;
+	perfctr_x86_no_lapic = false;
+	perfctr_x86_use_model(saved_model);
 	memset(&perfctr_x86_test_hw, 0, sizeof(perfctr_x86_test_hw));
 }
 
@@ -297,7 +346,7 @@ static struct perfctr_cpu_state *one_counter(struct kunit *test,
 	return mkstate(test, 1, &map, &sel);
 }
 
-/* ---- P6 validation: each rule of low-level-x86.txt, both ways ---- */
+/* ---- P6 validation: each rule of the x86 driver's documentation ---- */
 
 static void p6_accepts_counter0(struct kunit *test)
 {
@@ -348,7 +397,7 @@ static void p6_rejects_imode_without_interrupts(struct kunit *test)
 {
 	struct perfctr_cpu_state *st;
 
-	perfctr_x86_set_no_lapic(true);		/* no local APIC: no interrupt */
+	perfctr_x86_no_lapic = true;		/* no local APIC: no interrupt */
 	st = one_counter(test, &perfctr_x86_p6, 0, INT | EN | USR | EVENT);
 	st->control.nractrs = 0;
 	st->control.nrictrs = 1;
@@ -663,7 +712,26 @@ static void new_control_gets_new_id(struct kunit *test)
 
 /* ---- Intel architectural perfmon v2+ ---- */
 
-#define ARCH	(&perfctr_x86_arch_v2)
+/*
+ * Architectural perfmon v2+ with the fewest counters CPUID 0xA then gave
+ * (4 general, 3 fixed, 48 bits): the suite's fixed example.  At boot
+ * perfctr_x86_arch_model() describes the CPU's own counters.
+ */
+static const struct perfctr_x86_model arch_v2 = {
+	.name		= "Intel architectural perfmon v2+",
+	.cpu_type	= PERFCTR_X86_INTEL_ARCH,
+	.ops		= &perfctr_x86_p6_ops,
+	.nr_ctrs	= 4,
+	.evntsel_msr	= MSR_ARCH_PERFMON_EVENTSEL0,
+	.perfctr_msr	= MSR_ARCH_PERFMON_PERFCTR0,
+	.evntsel_stride	= 1,
+	.nr_fixed	= 3,
+	.global_ctrl_msr = MSR_CORE_PERF_GLOBAL_CTRL,
+	.ctr_width	= 48,
+	.ovf_ctrl_msr	= MSR_CORE_PERF_GLOBAL_OVF_CTRL,
+};
+
+#define ARCH	(&arch_v2)
 #define AMD	(&perfctr_x86_amd_core)
 
 static int check3(struct kunit *test, const struct perfctr_x86_model *m,
@@ -955,6 +1023,7 @@ static void rdpmc_permission_follows_the_mm(struct kunit *test)
 {
 	struct mm_struct *old, *new;
 
+	BUILT_IN_ONLY(test);
 	if (static_branch_unlikely(&rdpmc_always_available_key) ||
 	    static_branch_unlikely(&rdpmc_never_available_key))
 		kunit_skip(test, "perf's rdpmc sysfs knob is not 1 (the default)");
@@ -1006,6 +1075,7 @@ static void rdpmc_knob_off_hides_the_feature(struct kunit *test)
 {
 	struct perfctr_info info = {};
 
+	BUILT_IN_ONLY(test);
 	if (static_branch_unlikely(&rdpmc_never_available_key))
 		kunit_skip(test, "perf's rdpmc sysfs knob is 0 already");
 	perfctr_x86_use_model(&perfctr_x86_k7);
@@ -1074,31 +1144,25 @@ static const struct {
 	  PERFCTR_X86_AMD_FAM15H, 6, 0, 48, false },
 };
 
+KUNIT_ARRAY_PARAM_DESC(detect_cases, detect_cases, name);
+
+/* One CPU of detect_cases[] (a parameterised case). */
 static void detect_by_feature_not_family(struct kunit *test)
 {
-	const struct perfctr_x86_model *m;
-	unsigned int i;
+	const typeof(detect_cases[0]) *t = test->param_value;
+	const struct perfctr_x86_model *m = perfctr_x86_detect_cpu(&t->c, model_buf(test));
 
-	for (i = 0; i < ARRAY_SIZE(detect_cases); i++) {
-		m = perfctr_x86_detect_cpu(&detect_cases[i].c);
-		if (!detect_cases[i].cpu_type) {
-			KUNIT_EXPECT_NULL_MSG(test, m, "%s", detect_cases[i].name);
-			continue;
-		}
-		KUNIT_ASSERT_NOT_NULL_MSG(test, m, "%s", detect_cases[i].name);
-		KUNIT_EXPECT_EQ_MSG(test, detect_cases[i].cpu_type, m->cpu_type,
-				    "%s", detect_cases[i].name);
-		KUNIT_EXPECT_EQ_MSG(test, detect_cases[i].nr_ctrs,
-				    m->gp_mask ? hweight32(m->gp_mask) : m->nr_ctrs,
-				    "%s", detect_cases[i].name);
-		KUNIT_EXPECT_EQ_MSG(test, detect_cases[i].nr_fixed,
-				    m->fixed_mask ? hweight32(m->fixed_mask) : m->nr_fixed,
-				    "%s", detect_cases[i].name);
-		KUNIT_EXPECT_EQ_MSG(test, detect_cases[i].width, m->ctr_width,
-				    "%s", detect_cases[i].name);
-		KUNIT_EXPECT_EQ_MSG(test, detect_cases[i].global, !!m->global_ctrl_msr,
-				    "%s", detect_cases[i].name);
+	if (!t->cpu_type) {
+		KUNIT_EXPECT_NULL(test, m);
+		return;
 	}
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_EXPECT_EQ(test, t->cpu_type, m->cpu_type);
+	KUNIT_EXPECT_EQ(test, t->nr_ctrs, m->gp_mask ? hweight32(m->gp_mask) : m->nr_ctrs);
+	KUNIT_EXPECT_EQ(test, t->nr_fixed,
+			m->fixed_mask ? hweight32(m->fixed_mask) : m->nr_fixed);
+	KUNIT_EXPECT_EQ(test, t->width, m->ctr_width);
+	KUNIT_EXPECT_EQ(test, t->global, !!m->global_ctrl_msr);
 }
 
 /*
@@ -1108,7 +1172,8 @@ static void detect_by_feature_not_family(struct kunit *test)
  */
 static void v6_rdpmc_user_disable_stays_clear(struct kunit *test)
 {
-	const struct perfctr_x86_model *m = perfctr_x86_detect_cpu(&detect_cases[0].c);
+	const struct perfctr_x86_model *m = perfctr_x86_detect_cpu(&detect_cases[0].c,
+								   model_buf(test));
 	struct perfctr_cpu_state *st;
 	u32 map = 0, sel = EN | USR | EVENT, fmap = FIXED(0), fsel = F_USR;
 	unsigned long flags;
@@ -1306,9 +1371,11 @@ static void release_stops_the_counters(struct kunit *test)
  */
 static void reserve_and_mediated_vpmu_exclude_each_other(struct kunit *test)
 {
-	const struct perfctr_x86_model *m = boot_vendor_model(test);
+	const struct perfctr_x86_model *m;
 	const char *holder;
 
+	BUILT_IN_ONLY(test);
+	m = boot_vendor_model(test);
 	perfctr_x86_use_model(m);
 	/* A VM with a mediated vPMU exists: perfctr is refused, naming KVM. */
 	KUNIT_ASSERT_EQ(test, 0, perf_create_mediated_pmu());
@@ -1349,6 +1416,17 @@ static void generic_model_reserves_no_pmc(struct kunit *test)
 
 static unsigned long ihandler_calls, ihandler_pc;
 
+/* The overflow interrupts taken: /proc/interrupts' PCT row. */
+static unsigned long perfctr_interrupts(void)
+{
+	unsigned long sum = 0;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(irq_stat, cpu).counts[IRQ_COUNT_PERFCTR];
+	return sum;
+}
+
 static void test_ihandler(unsigned long pc)
 {
 	ihandler_calls++;
@@ -1359,14 +1437,14 @@ static bool wait_interrupts(unsigned long n)
 {
 	int i;
 
-	for (i = 0; i < 100000 && perfctr_x86_interrupts() < n; i++)
+	for (i = 0; i < 100000 && perfctr_interrupts() < n; i++)
 		cpu_relax();
-	return perfctr_x86_interrupts() >= n;
+	return perfctr_interrupts() >= n;
 }
 
 static void self_ipi_reaches_the_handler(struct kunit *test)
 {
-	unsigned long before = perfctr_x86_interrupts();
+	unsigned long before = perfctr_interrupts();
 
 	ihandler_calls = 0;
 	perfctr_cpu_set_ihandler(test_ihandler);
@@ -1562,7 +1640,7 @@ static int xcheck(struct kunit *test, const struct perfctr_x86_model *m, unsigne
 	return perfctr_cpu_update_control(st, 0);
 }
 
-/* ---- P5 family validation (low-level-x86.txt, "Intel P5") ---- */
+/* ---- P5 family validation (the x86 driver's documentation) ---- */
 
 static void p5_accepts_both_halves(struct kunit *test)
 {
@@ -1670,39 +1748,43 @@ static void winchip_rejects_tsc_on(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
 }
 
+static const struct feature_case {
+	const struct perfctr_x86_model *m;
+	u32 type, features;
+} feature_cases[] = {
+	{ P5, PERFCTR_X86_INTEL_P5, PERFCTR_FEATURE_RDTSC },
+	{ P5MMX, PERFCTR_X86_INTEL_P5MMX, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
+	{ MII, PERFCTR_X86_CYRIX_MII, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
+	{ C6, PERFCTR_X86_WINCHIP_C6, PERFCTR_FEATURE_RDPMC },
+	{ WC2, PERFCTR_X86_WINCHIP_2, PERFCTR_FEATURE_RDPMC },
+	{ VC3, PERFCTR_X86_VIA_C3, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
+	{ P4, PERFCTR_X86_INTEL_P4, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
+	{ P4M2, PERFCTR_X86_INTEL_P4M2, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
+	{ P4M3, PERFCTR_X86_INTEL_P4M3, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
+};
+
+static void feature_case_desc(const struct feature_case *t, char *desc)
+{
+	strscpy(desc, t->m->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(feature_cases, feature_cases, feature_case_desc);
+
+/* The type and features of one model of feature_cases[] (parameterised). */
 static void p5_family_features(struct kunit *test)
 {
-	static const struct {
-		const struct perfctr_x86_model *m;
-		u32 type, features;
-	} t[] = {
-		{ P5, PERFCTR_X86_INTEL_P5, PERFCTR_FEATURE_RDTSC },
-		{ P5MMX, PERFCTR_X86_INTEL_P5MMX, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
-		{ MII, PERFCTR_X86_CYRIX_MII, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
-		{ C6, PERFCTR_X86_WINCHIP_C6, PERFCTR_FEATURE_RDPMC },
-		{ WC2, PERFCTR_X86_WINCHIP_2, PERFCTR_FEATURE_RDPMC },
-		{ VC3, PERFCTR_X86_VIA_C3, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
-		{ P4, PERFCTR_X86_INTEL_P4, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
-		{ P4M2, PERFCTR_X86_INTEL_P4M2, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
-		{ P4M3, PERFCTR_X86_INTEL_P4M3, PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_RDPMC },
-	};
+	const struct feature_case *t = test->param_value;
 	/* The P4 has i-mode counters where the overflow interrupt works. */
 	u32 p4_pcint = IS_ENABLED(CONFIG_PERFCTR_INTERRUPT_SUPPORT) &&
 		       boot_cpu_has(X86_FEATURE_APIC) ? PERFCTR_FEATURE_PCINT : 0;
-	struct perfctr_info info;
-	unsigned int i;
+	struct perfctr_info info = {};
 
-	for (i = 0; i < ARRAY_SIZE(t); i++) {
-		memset(&info, 0, sizeof(info));
-		perfctr_x86_use_model(t[i].m);
-		perfctr_cpu_fill_info(&info);
-		KUNIT_EXPECT_EQ_MSG(test, t[i].type, info.cpu_type, "%s", t[i].m->name);
-		KUNIT_EXPECT_EQ_MSG(test, t[i].features |
-				    (sim_family(t[i].m) == SIM_P4 ? p4_pcint : 0),
-				    info.cpu_features & ~PERFCTR_FEATURE_TSC_CONSTANT,
-				    "%s", t[i].m->name);
-		KUNIT_EXPECT_STREQ(test, t[i].m->name, perfctr_cpu_name);
-	}
+	perfctr_x86_use_model(t->m);
+	perfctr_cpu_fill_info(&info);
+	KUNIT_EXPECT_EQ(test, t->type, info.cpu_type);
+	KUNIT_EXPECT_EQ(test, t->features | (sim_family(t->m) == SIM_P4 ? p4_pcint : 0),
+			info.cpu_features & ~PERFCTR_FEATURE_TSC_CONSTANT);
+	KUNIT_EXPECT_STREQ(test, t->m->name, perfctr_cpu_name);
 }
 
 /* ---- P5 family programming and counting ---- */
@@ -2012,7 +2094,7 @@ static void p4_active_thread_rule(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4, 12, IQ_CCCR & ~BIT(17), IQ_ESCR));
 	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4, 12, IQ_CCCR & ~BIT(16), IQ_ESCR));
 	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4, 12, IQ_CCCR & ~C_ACTIVE, IQ_ESCR));
-	perfctr_x86_set_p4_ht(true);	/* on HT the user chooses the thread */
+	perfctr_x86_p4_ht = true;	/* on HT the user chooses the thread */
 	KUNIT_EXPECT_EQ(test, 0, p4_check1(test, P4, 12, IQ_CCCR & ~BIT(17), IQ_ESCR));
 }
 
@@ -2039,9 +2121,9 @@ static void p4_ovf_pmi_rules(struct kunit *test)
 	/* a-mode: OVF_PMI_T0 clear. */
 	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4, 12, IQ_CCCR | C_PMI_T0, IQ_ESCR));
 	/* Without the overflow interrupt, no i-mode counter at all ... */
-	perfctr_x86_set_no_lapic(true);
+	perfctr_x86_no_lapic = true;
 	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check_imode(test, IQ_CCCR | C_PMI_T0, -100));
-	perfctr_x86_set_no_lapic(false);
+	perfctr_x86_no_lapic = false;
 	if (!IS_ENABLED(CONFIG_PERFCTR_INTERRUPT_SUPPORT) || !boot_cpu_has(X86_FEATURE_APIC))
 		kunit_skip(test, "no overflow interrupt without a local APIC");
 	/* ... and with it, the seed's rules. */
@@ -2060,11 +2142,11 @@ static void p4_escr_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, p4_check1(test, P4, 12, IQ_CCCR, IQ_ESCR | BIT(30)));
 	/* CPL_T1: only on HT, and only for global-mode counters. */
 	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4, 12, IQ_CCCR, IQ_ESCR | E_T1_USR));
-	perfctr_x86_set_p4_ht(true);
+	perfctr_x86_p4_ht = true;
 	KUNIT_EXPECT_EQ(test, -EINVAL, p4_check1(test, P4, 12, IQ_CCCR, IQ_ESCR | E_T1_USR));
 	KUNIT_EXPECT_EQ(test, 0,
 			perfctr_cpu_update_control(p4_state(test, P4, 1, &map, &cccr, &escr), 1));
-	perfctr_x86_set_p4_ht(false);
+	perfctr_x86_p4_ht = false;
 	KUNIT_EXPECT_EQ(test, -EINVAL,
 			perfctr_cpu_update_control(p4_state(test, P4, 1, &map, &cccr, &escr), 1));
 }
@@ -2252,7 +2334,7 @@ static void p4_ht_forbids_the_second_threads(struct kunit *test)
 	unsigned int cpu, want = 0, got = 0;
 
 	kunit_activate_static_stub(test, perfctr_x86_ht_sibling, ht_odd_is_sibling);
-	perfctr_x86_set_p4_ht(true);
+	perfctr_x86_p4_ht = true;
 	perfctr_x86_use_model(P4M2);
 	for_each_possible_cpu(cpu) {
 		want += cpu & 1;
@@ -2262,10 +2344,10 @@ static void p4_ht_forbids_the_second_threads(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, want, got);
 	/* Not on a P4 without HT, not with another model. */
-	perfctr_x86_set_p4_ht(false);
+	perfctr_x86_p4_ht = false;
 	perfctr_x86_use_model(P4M2);
 	KUNIT_EXPECT_TRUE(test, cpumask_empty(&perfctr_cpus_forbidden_mask));
-	perfctr_x86_set_p4_ht(true);
+	perfctr_x86_p4_ht = true;
 	perfctr_x86_use_model(&perfctr_x86_p6);
 	KUNIT_EXPECT_TRUE(test, cpumask_empty(&perfctr_cpus_forbidden_mask));
 }
@@ -2280,13 +2362,24 @@ struct saved_caps {
 	struct perfctr_x86_pmu_caps caps[];
 };
 
+/* Say what @cpu's PMU has: @caps, or NULL for not known. */
+static void set_cpu_pmu_caps(unsigned int cpu, const struct perfctr_x86_pmu_caps *caps)
+{
+	struct perfctr_x86_pmu_caps *to = perfctr_x86_pmu_caps_of(cpu);
+
+	if (caps)
+		*to = *caps;
+	else
+		memset(to, 0, sizeof(*to));
+}
+
 static void restore_caps(void *arg)
 {
 	struct saved_caps *saved = arg;
 	unsigned int cpu, i = 0;
 
 	for_each_possible_cpu(cpu)
-		perfctr_x86_set_cpu_pmu_caps(cpu, &saved->caps[i++]);
+		set_cpu_pmu_caps(cpu, &saved->caps[i++]);
 }
 
 /*
@@ -2307,11 +2400,11 @@ hybrid_setup(struct kunit *test, const struct perfctr_x86_pmu_caps *even,
 	saved = kunit_kzalloc(test, struct_size(saved, caps, nr_cpu_ids), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, saved);
 	for_each_possible_cpu(cpu) {
-		perfctr_x86_get_cpu_pmu_caps(cpu, &saved->caps[i++]);
-		perfctr_x86_set_cpu_pmu_caps(cpu, cpu >= known ? NULL : cpu & 1 ? odd : even);
+		saved->caps[i++] = *perfctr_x86_pmu_caps_of(cpu);
+		set_cpu_pmu_caps(cpu, cpu >= known ? NULL : cpu & 1 ? odd : even);
 	}
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, restore_caps, saved));
-	m = perfctr_x86_hybrid_model(false);
+	m = perfctr_x86_hybrid_model(false, model_buf(test));
 	KUNIT_ASSERT_NOT_NULL(test, m);
 	sim_setup(test, m, m->ctr_width);
 	return m;
@@ -2348,13 +2441,13 @@ static void hybrid_model_offers_the_union(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, 8U, m->nr_ctrs);
 	KUNIT_EXPECT_EQ(test, 4U, m->nr_fixed);
-	KUNIT_EXPECT_EQ(test, GENMASK_ULL(47, 0), perfctr_x86_ctr_mask());
+	KUNIT_EXPECT_EQ(test, GENMASK_ULL(47, 0), perfctr_x86_width_mask);
 	perfctr_cpu_fill_info(&info);
 	KUNIT_EXPECT_EQ(test, (unsigned int)PERFCTR_X86_INTEL_HYBRID, info.cpu_type);
 	KUNIT_EXPECT_TRUE(test, info.cpu_features & PERFCTR_FEATURE_RDPMC);
 	/* Counters are sign-extended to the narrowest width. */
 	hybrid_setup(test, &big, &narrow, nr_cpu_ids);
-	KUNIT_EXPECT_EQ(test, GENMASK_ULL(39, 0), perfctr_x86_ctr_mask());
+	KUNIT_EXPECT_EQ(test, GENMASK_ULL(39, 0), perfctr_x86_width_mask);
 }
 
 static int check_on(struct kunit *test, u32 map, u32 sel)
@@ -2432,8 +2525,8 @@ static void hybrid_unknown_cpus_are_forbidden(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, cpumask_empty(mask));
 	/* Nothing known at all: no hybrid model. */
 	hybrid_setup(test, &small, NULL, 2);
-	perfctr_x86_set_cpu_pmu_caps(0, NULL);
-	KUNIT_EXPECT_NULL(test, perfctr_x86_hybrid_model(false));
+	set_cpu_pmu_caps(0, NULL);
+	KUNIT_EXPECT_NULL(test, perfctr_x86_hybrid_model(false, model_buf(test)));
 }
 
 /*
@@ -2526,41 +2619,47 @@ static void hybrid_caps_from_leaf_0x23(struct kunit *test)
 
 /* ---- Detection and the static calls of each family ---- */
 
+static const struct family_case {
+	unsigned int vendor, family, model;
+	bool mmx;
+	const struct perfctr_x86_model *want;
+} family_cases[] = {
+	{ X86_VENDOR_INTEL, 5, 2, false, P5 },
+	{ X86_VENDOR_INTEL, 5, 4, true, P5MMX },
+	{ X86_VENDOR_INTEL, 15, 0, false, P4 },
+	{ X86_VENDOR_INTEL, 15, 1, false, P4 },
+	{ X86_VENDOR_INTEL, 15, 2, false, P4M2 },
+	{ X86_VENDOR_INTEL, 15, 3, false, P4M3 },
+	{ X86_VENDOR_INTEL, 15, 6, false, P4M3 },
+	{ X86_VENDOR_INTEL, 6, 15, true, NULL },
+	{ X86_VENDOR_CYRIX, 6, 0, true, MII },
+	{ X86_VENDOR_CYRIX, 6, 5, true, MII },
+	{ X86_VENDOR_CYRIX, 5, 2, false, NULL },
+	{ X86_VENDOR_CENTAUR, 5, 4, true, C6 },
+	{ X86_VENDOR_CENTAUR, 5, 8, true, WC2 },
+	{ X86_VENDOR_CENTAUR, 5, 9, true, WC2 },
+	{ X86_VENDOR_CENTAUR, 6, 6, true, VC3 },
+	{ X86_VENDOR_CENTAUR, 6, 9, true, VC3 },
+	{ X86_VENDOR_CENTAUR, 6, 15, true, NULL },
+	{ X86_VENDOR_AMD, 5, 8, true, NULL },
+	{ X86_VENDOR_AMD, 15, 2, true, NULL },
+};
+
+static void family_case_desc(const struct family_case *t, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "vendor %u family %u model %u%s",
+		 t->vendor, t->family, t->model, t->mmx ? " MMX" : "");
+}
+
+KUNIT_ARRAY_PARAM(family_cases, family_cases, family_case_desc);
+
+/* One CPUID identity of family_cases[] (a parameterised case). */
 static void detect_each_family(struct kunit *test)
 {
-	static const struct {
-		unsigned int vendor, family, model;
-		bool mmx;
-		const struct perfctr_x86_model *want;
-	} t[] = {
-		{ X86_VENDOR_INTEL, 5, 2, false, P5 },
-		{ X86_VENDOR_INTEL, 5, 4, true, P5MMX },
-		{ X86_VENDOR_INTEL, 15, 0, false, P4 },
-		{ X86_VENDOR_INTEL, 15, 1, false, P4 },
-		{ X86_VENDOR_INTEL, 15, 2, false, P4M2 },
-		{ X86_VENDOR_INTEL, 15, 3, false, P4M3 },
-		{ X86_VENDOR_INTEL, 15, 6, false, P4M3 },
-		{ X86_VENDOR_INTEL, 6, 15, true, NULL },
-		{ X86_VENDOR_CYRIX, 6, 0, true, MII },
-		{ X86_VENDOR_CYRIX, 6, 5, true, MII },
-		{ X86_VENDOR_CYRIX, 5, 2, false, NULL },
-		{ X86_VENDOR_CENTAUR, 5, 4, true, C6 },
-		{ X86_VENDOR_CENTAUR, 5, 8, true, WC2 },
-		{ X86_VENDOR_CENTAUR, 5, 9, true, WC2 },
-		{ X86_VENDOR_CENTAUR, 6, 6, true, VC3 },
-		{ X86_VENDOR_CENTAUR, 6, 9, true, VC3 },
-		{ X86_VENDOR_CENTAUR, 6, 15, true, NULL },
-		{ X86_VENDOR_AMD, 5, 8, true, NULL },
-		{ X86_VENDOR_AMD, 15, 2, true, NULL },
-	};
-	unsigned int i;
+	const struct family_case *t = test->param_value;
 
-	for (i = 0; i < ARRAY_SIZE(t); i++)
-		KUNIT_EXPECT_PTR_EQ_MSG(test, t[i].want,
-					perfctr_x86_detect(t[i].vendor, t[i].family, t[i].model,
-							   t[i].mmx),
-					"vendor %u family %u model %u", t[i].vendor,
-					t[i].family, t[i].model);
+	KUNIT_EXPECT_PTR_EQ(test, t->want,
+			    perfctr_x86_detect(t->vendor, t->family, t->model, t->mmx));
 }
 
 static void static_calls_follow_each_family(struct kunit *test)
@@ -2609,6 +2708,19 @@ static void static_calls_follow_each_family(struct kunit *test)
 static const struct perfctr_x86_model *const p6_family[] = {
 	&perfctr_x86_p6, &perfctr_x86_k7, ARCH, AMD,
 };
+
+static void p6_family_desc(const struct perfctr_x86_model *const *m, char *desc)
+{
+	strscpy(desc, (*m)->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+/* The cases run on each model of p6_family[]: test->param_value points at one. */
+KUNIT_ARRAY_PARAM(p6_family, p6_family, p6_family_desc);
+
+static const struct perfctr_x86_model *p6_model(struct kunit *test)
+{
+	return *(const struct perfctr_x86_model *const *)test->param_value;
+}
 
 #define ISEL	(INT | EN | USR | EVENT)
 
@@ -2686,65 +2798,48 @@ static void imode_accepts_int_with_negative_ireset(struct kunit *test)
 	struct perfctr_cpu_state *st;
 	u32 map = 0, sel = ISEL;
 	int ireset = -1;
-	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(p6_family); i++) {
-		imode_setup(test, p6_family[i], 48);
-		st = mkistate(test, 0, 1, &map, &sel, &ireset);
-		KUNIT_EXPECT_EQ_MSG(test, 0, perfctr_cpu_update_control(st, 0),
-				    "%s", p6_family[i]->name);
-		KUNIT_EXPECT_TRUE(test, perfctr_cstatus_has_ictrs(st->cstatus));
-		KUNIT_EXPECT_EQ(test, (u64)(s64)-1, st->pmc[0].start);
-	}
+	imode_setup(test, p6_model(test), 48);
+	st = mkistate(test, 0, 1, &map, &sel, &ireset);
+	KUNIT_EXPECT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	KUNIT_EXPECT_TRUE(test, perfctr_cstatus_has_ictrs(st->cstatus));
+	KUNIT_EXPECT_EQ(test, (u64)(s64)-1, st->pmc[0].start);
 }
 
 static void imode_rejects_evntsel_without_int(struct kunit *test)
 {
 	u32 map = 0, sel = EN | USR | EVENT;
 	int ireset = -100;
-	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(p6_family); i++)
-		KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
-				    icheck(test, p6_family[i], 0, 1, &map, &sel, &ireset),
-				    "%s", p6_family[i]->name);
+	KUNIT_EXPECT_EQ(test, -EINVAL, icheck(test, p6_model(test), 0, 1, &map, &sel, &ireset));
 }
 
 static void amode_rejects_int_beside_imode(struct kunit *test)
 {
-	const struct perfctr_x86_model *m;
+	const struct perfctr_x86_model *m = p6_model(test);
 	u32 maps[] = { 0, 1 }, sels[2];
 	int ireset = -100;
-	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(p6_family); i++) {
-		m = p6_family[i];
-		sels[0] = EN | USR | EVENT;
-		sels[1] = sel1(m, ISEL);
-		KUNIT_EXPECT_EQ_MSG(test, 0, icheck(test, m, 1, 1, maps, sels, &ireset),
-				    "%s", m->name);
-		sels[0] = ISEL;		/* the a-mode counter with INT */
-		KUNIT_EXPECT_EQ_MSG(test, -EINVAL, icheck(test, m, 1, 1, maps, sels, &ireset),
-				    "%s", m->name);
-	}
+	sels[0] = EN | USR | EVENT;
+	sels[1] = sel1(m, ISEL);
+	KUNIT_EXPECT_EQ(test, 0, icheck(test, m, 1, 1, maps, sels, &ireset));
+	sels[0] = ISEL;		/* the a-mode counter with INT */
+	KUNIT_EXPECT_EQ(test, -EINVAL, icheck(test, m, 1, 1, maps, sels, &ireset));
 }
 
 static void imode_rejects_nonnegative_ireset(struct kunit *test)
 {
 	static const int bad[] = { 0, 1, 0x7fffffff }, good[] = { -1, S32_MIN };
+	const struct perfctr_x86_model *m = p6_model(test);
 	u32 map = 0, sel = ISEL;
-	unsigned int i, j;
+	unsigned int j;
 
-	for (i = 0; i < ARRAY_SIZE(p6_family); i++) {
-		for (j = 0; j < ARRAY_SIZE(bad); j++)
-			KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
-					    icheck(test, p6_family[i], 0, 1, &map, &sel, &bad[j]),
-					    "%s ireset %d", p6_family[i]->name, bad[j]);
-		for (j = 0; j < ARRAY_SIZE(good); j++)
-			KUNIT_EXPECT_EQ_MSG(test, 0,
-					    icheck(test, p6_family[i], 0, 1, &map, &sel, &good[j]),
-					    "%s ireset %d", p6_family[i]->name, good[j]);
-	}
+	for (j = 0; j < ARRAY_SIZE(bad); j++)
+		KUNIT_EXPECT_EQ_MSG(test, -EINVAL, icheck(test, m, 0, 1, &map, &sel, &bad[j]),
+				    "ireset %d", bad[j]);
+	for (j = 0; j < ARRAY_SIZE(good); j++)
+		KUNIT_EXPECT_EQ_MSG(test, 0, icheck(test, m, 0, 1, &map, &sel, &good[j]),
+				    "ireset %d", good[j]);
 }
 
 static void arch_fixed_imode_needs_pmi(struct kunit *test)
@@ -2766,18 +2861,14 @@ static void arch_fixed_imode_needs_pmi(struct kunit *test)
 
 static void imode_needs_a_local_apic(struct kunit *test)
 {
+	const struct perfctr_x86_model *m = p6_model(test);
 	u32 map = 0, sel = ISEL;
 	int ireset = -100;
-	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(p6_family); i++) {
-		KUNIT_EXPECT_EQ(test, 0, icheck(test, p6_family[i], 0, 1, &map, &sel, &ireset));
-		perfctr_x86_set_no_lapic(true);
-		KUNIT_EXPECT_EQ_MSG(test, -EINVAL,
-				    icheck(test, p6_family[i], 0, 1, &map, &sel, &ireset),
-				    "%s", p6_family[i]->name);
-		perfctr_x86_set_no_lapic(false);
-	}
+	KUNIT_EXPECT_EQ(test, 0, icheck(test, m, 0, 1, &map, &sel, &ireset));
+	perfctr_x86_no_lapic = true;
+	KUNIT_EXPECT_EQ(test, -EINVAL, icheck(test, m, 0, 1, &map, &sel, &ireset));
+	perfctr_x86_no_lapic = false;
 }
 
 static bool reports_pcint(const struct perfctr_x86_model *m)
@@ -2807,11 +2898,11 @@ static void pcint_reported_only_where_it_should(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(others); i++)
 		KUNIT_EXPECT_FALSE_MSG(test, reports_pcint(others[i]), "%s",
 				       others[i] ? others[i]->name : "generic");
-	perfctr_x86_set_no_lapic(true);
+	perfctr_x86_no_lapic = true;
 	for (i = 0; i < ARRAY_SIZE(p6_family); i++)
 		KUNIT_EXPECT_FALSE_MSG(test, reports_pcint(p6_family[i]),
 				       "%s without a local APIC", p6_family[i]->name);
-	perfctr_x86_set_no_lapic(false);
+	perfctr_x86_no_lapic = false;
 	if (!can)
 		kunit_skip(test, "no overflow interrupt on this kernel or CPU");
 }
@@ -2829,30 +2920,26 @@ static struct perfctr_cpu_state *istate(struct kunit *test, const struct perfctr
 	return st;
 }
 
+/* At each model's own width: 40 bits on the P6, 48 on the others. */
 static void imode_resume_writes_start_values(struct kunit *test)
 {
-	static const unsigned int width[] = { 40, 48, 48, 48 };
-	const struct perfctr_x86_model *m;
+	const struct perfctr_x86_model *m = p6_model(test);
 	struct perfctr_cpu_state *st;
 	int ctr, sel;
-	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(p6_family); i++) {
-		m = p6_family[i];
-		st = istate(test, m, width[i], -1000);
-		sim.ctr[1] = 0x1234;		/* what another thread left */
-		resume_now(st);
-		KUNIT_EXPECT_EQ_MSG(test, sext(-1000), sim.ctr[1], "%s", m->name);
-		KUNIT_EXPECT_EQ(test, 1U, sim.ctr_writes);
-		/* Written before its event select starts it. */
-		ctr = sim_written(m->perfctr_msr + m->evntsel_stride, 0);
-		sel = sim_written(m->evntsel_msr + m->evntsel_stride, 0);
-		KUNIT_EXPECT_GE(test, ctr, 0);
-		KUNIT_EXPECT_LT(test, ctr, sel);
-		KUNIT_EXPECT_EQ(test, (u64)sel1(m, ISEL), sim.evntsel[1]);
-		KUNIT_EXPECT_EQ(test, 0U, sim.stray);
-		suspend_now(st);
-	}
+	st = istate(test, m, m->ctr_width, -1000);
+	sim.ctr[1] = 0x1234;		/* what another thread left */
+	resume_now(st);
+	KUNIT_EXPECT_EQ(test, sext(-1000), sim.ctr[1]);
+	KUNIT_EXPECT_EQ(test, 1U, sim.ctr_writes);
+	/* Written before its event select starts it. */
+	ctr = sim_written(m->perfctr_msr + m->evntsel_stride, 0);
+	sel = sim_written(m->evntsel_msr + m->evntsel_stride, 0);
+	KUNIT_EXPECT_GE(test, ctr, 0);
+	KUNIT_EXPECT_LT(test, ctr, sel);
+	KUNIT_EXPECT_EQ(test, (u64)sel1(m, ISEL), sim.evntsel[1]);
+	KUNIT_EXPECT_EQ(test, 0U, sim.stray);
+	suspend_now(st);
 }
 
 static void arch_fixed_imode_resume_writes_start_value(struct kunit *test)
@@ -3104,7 +3191,7 @@ static const struct perfctr_x86_model *arch_from_cpuid(struct kunit *test, u32 e
 	const struct perfctr_x86_model *m;
 
 	perfctr_x86_parse_pmu_caps(&caps, eax, 0, edx, false, 0, 0);
-	m = perfctr_x86_arch_model(&caps, eax & 0xff, full_width);
+	m = perfctr_x86_arch_model(&caps, eax & 0xff, full_width, model_buf(test));
 	KUNIT_ASSERT_NOT_NULL(test, m);
 	sim_setup(test, m, m->ctr_width);
 	return m;
@@ -3120,16 +3207,16 @@ static void arch_model_has_the_cpuid_counters(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 8U, m->nr_ctrs);
 	KUNIT_EXPECT_EQ(test, 3U, m->nr_fixed);
 	KUNIT_EXPECT_EQ(test, (u32)MSR_CORE_PERF_GLOBAL_CTRL, m->global_ctrl_msr);
-	KUNIT_EXPECT_EQ(test, GENMASK_ULL(47, 0), perfctr_x86_ctr_mask());
+	KUNIT_EXPECT_EQ(test, GENMASK_ULL(47, 0), perfctr_x86_width_mask);
 	KUNIT_EXPECT_EQ(test, 0, check_on(test, 7, EN | USR | EVENT));
 	KUNIT_EXPECT_EQ(test, -EINVAL, check_on(test, 8, EN | USR | EVENT));
 	KUNIT_EXPECT_EQ(test, 0, check_on(test, FIXED(2), F_USR));
 	KUNIT_EXPECT_EQ(test, -EINVAL, check_on(test, FIXED(3), F_USR));
 	/* No architectural perfmon, or no counter: no model. */
 	KUNIT_EXPECT_NULL(test, perfctr_x86_arch_model(&(struct perfctr_x86_pmu_caps){
-		.gp = 0x3, .width = 40 }, 0, false));
+		.gp = 0x3, .width = 40 }, 0, false, model_buf(test)));
 	KUNIT_EXPECT_NULL(test, perfctr_x86_arch_model(&(struct perfctr_x86_pmu_caps){
-		.width = 40 }, 2, false));
+		.width = 40 }, 2, false, model_buf(test)));
 }
 
 /* Version 1 (Core Solo/Duo): an enable bit per counter, nothing global. */
@@ -3282,9 +3369,12 @@ static void p4_imode_overflow_found_and_rearmed(struct kunit *test)
 
 static void lvtpc_follows_the_reservation(struct kunit *test)
 {
-	const struct perfctr_x86_model *m = boot_vendor_model(test);
-	u32 before = apic_read(APIC_LVTPC);
+	const struct perfctr_x86_model *m;
+	u32 before;
 
+	BUILT_IN_ONLY(test);
+	m = boot_vendor_model(test);
+	before = apic_read(APIC_LVTPC);
 	imode_setup(test, m, 48);
 	/* Whatever was there (NMI delivery under perf) comes back at release. */
 	apic_write(APIC_LVTPC, APIC_DM_NMI | APIC_LVT_MASKED);
@@ -3298,7 +3388,7 @@ static void lvtpc_follows_the_reservation(struct kunit *test)
 	perfctr_cpu_release(test_service);
 	KUNIT_EXPECT_EQ(test, (u32)APIC_DM_NMI, apic_read(APIC_LVTPC) & LVT_BITS);
 	/* Without PCINT (no local APIC) perfctr leaves LVTPC alone. */
-	perfctr_x86_set_no_lapic(true);
+	perfctr_x86_no_lapic = true;
 	perfctr_x86_use_model(m);
 	reserve_or_skip(test);
 	KUNIT_EXPECT_EQ(test, (u32)APIC_DM_NMI, apic_read(APIC_LVTPC) & LVT_BITS);
@@ -3331,11 +3421,13 @@ static void pmi_ihandler(unsigned long pc)
 
 static void overflow_interrupt_end_to_end(struct kunit *test)
 {
-	const struct perfctr_x86_model *m = boot_vendor_model(test);
+	const struct perfctr_x86_model *m;
 	struct perfctr_cpu_state *st;
 	unsigned long before, flags;
 	u32 lvtpc;
 
+	BUILT_IN_ONLY(test);
+	m = boot_vendor_model(test);
 	st = istate(test, m, m->ctr_width, -100);
 	reserve_or_skip(test);
 	pmi_state = st;
@@ -3343,7 +3435,7 @@ static void overflow_interrupt_end_to_end(struct kunit *test)
 	pmi_calls = 0;
 	pmi_pc = 0;
 	perfctr_cpu_set_ihandler(pmi_ihandler);
-	before = perfctr_x86_interrupts();
+	before = perfctr_interrupts();
 	local_irq_save(flags);
 	perfctr_cpu_resume(st);
 	sim_advance(150);			/* counter 1 passes 0 ... */
@@ -3467,7 +3559,7 @@ static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(rdpmc_permission_follows_the_mm),
 	KUNIT_CASE(rdpmc_knob_off_hides_the_feature),
 	KUNIT_CASE(tsc_constant_follows_the_cpu),
-	KUNIT_CASE(detect_by_feature_not_family),
+	KUNIT_CASE_PARAM(detect_by_feature_not_family, detect_cases_gen_params),
 	KUNIT_CASE(v6_rdpmc_user_disable_stays_clear),
 	KUNIT_CASE(counts_kernel_false_without_pmcs),
 	KUNIT_CASE(unused_entries_must_be_zero),
@@ -3542,7 +3634,7 @@ static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(mii_requires_a_cpl_bit),
 	KUNIT_CASE(winchip_needs_no_cpl_reserves_ff00),
 	KUNIT_CASE(winchip_rejects_tsc_on),
-	KUNIT_CASE(p5_family_features),
+	KUNIT_CASE_PARAM(p5_family_features, feature_cases_gen_params),
 	KUNIT_CASE(p5_packs_both_halves_into_the_cesr),
 	KUNIT_CASE(p5_reads_msrs_and_wraps_32),
 	KUNIT_CASE(p5mmx_reads_rdpmc_and_wraps_32),
@@ -3586,7 +3678,7 @@ static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(hybrid_counts_a_big_core_counter),
 	KUNIT_CASE(hybrid_caps_from_leaf_0xa),
 	KUNIT_CASE(hybrid_caps_from_leaf_0x23),
-	KUNIT_CASE(detect_each_family),
+	KUNIT_CASE_PARAM(detect_each_family, family_cases_gen_params),
 	KUNIT_CASE(static_calls_follow_each_family),
 #ifdef CONFIG_X86_LOCAL_APIC
 	KUNIT_CASE(pmu_busy_reported_without_taking_it),
@@ -3602,14 +3694,14 @@ static struct kunit_case perfctr_x86_cases[] = {
 #ifdef CONFIG_PERFCTR_INTERRUPT_SUPPORT
 	KUNIT_CASE(self_ipi_reaches_the_handler),
 #endif
-	KUNIT_CASE(imode_accepts_int_with_negative_ireset),
-	KUNIT_CASE(imode_rejects_evntsel_without_int),
-	KUNIT_CASE(amode_rejects_int_beside_imode),
-	KUNIT_CASE(imode_rejects_nonnegative_ireset),
+	KUNIT_CASE_PARAM(imode_accepts_int_with_negative_ireset, p6_family_gen_params),
+	KUNIT_CASE_PARAM(imode_rejects_evntsel_without_int, p6_family_gen_params),
+	KUNIT_CASE_PARAM(amode_rejects_int_beside_imode, p6_family_gen_params),
+	KUNIT_CASE_PARAM(imode_rejects_nonnegative_ireset, p6_family_gen_params),
 	KUNIT_CASE(arch_fixed_imode_needs_pmi),
-	KUNIT_CASE(imode_needs_a_local_apic),
+	KUNIT_CASE_PARAM(imode_needs_a_local_apic, p6_family_gen_params),
 	KUNIT_CASE(pcint_reported_only_where_it_should),
-	KUNIT_CASE(imode_resume_writes_start_values),
+	KUNIT_CASE_PARAM(imode_resume_writes_start_values, p6_family_gen_params),
 	KUNIT_CASE(arch_fixed_imode_resume_writes_start_value),
 	KUNIT_CASE(imode_suspend_stops_the_counters),
 	KUNIT_CASE(arch_fixed_imode_suspend_stops_it),
@@ -3633,6 +3725,7 @@ static struct kunit_case perfctr_x86_cases[] = {
 
 static struct kunit_suite perfctr_x86_suite = {
 	.name = "perfctr_x86",
+	.suite_init = perfctr_x86_suite_init,
 	.init = perfctr_x86_test_init,
 	.exit = perfctr_x86_test_exit,
 	.test_cases = perfctr_x86_cases,
@@ -3642,3 +3735,4 @@ kunit_test_suite(perfctr_x86_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the perfctr x86 driver on a simulated PMU");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
