@@ -4,7 +4,7 @@
 # report each patch as a test result (group "series checkpatch").
 # Ignored: ARCH_INCLUDE_LINUX (asm/nmi.h, whose PMU allocator prototypes
 # <linux/nmi.h> includes only on some configurations).  Each patch that
-# adds files extends the PERFCTR entry in MAINTAINERS (patch 2 makes it).
+# adds files extends the PERFCTR entry in MAINTAINERS (patch 4 makes it).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 

@@ -1577,7 +1577,10 @@ TEST_F(forbidden, inherited_control_keeps_the_forbidden_cpus)
 		cpu_set_t set;
 		int k, cfd = vperfctr_open(0, 0);
 
-		if (cfd < 0 || !(cs = vperfctr_map(cfd)))
+		if (cfd < 0)
+			_exit(1);
+		cs = vperfctr_map(cfd);
+		if (!cs)
 			_exit(1);
 		if (sched_getaffinity(0, sizeof(set), &set) || !on_cpus(&set, 0, -1))
 			_exit(2);
