@@ -22,6 +22,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONF = os.path.join(TOP, 'scripts', 'patches.conf')
@@ -56,9 +57,31 @@ def tracked_files():
     return sorted(set(out.split()))
 
 
-def new_file_diff(path):
+def staged(path, later):
+    """The content of new file PATH as the patch that adds it leaves it:
+    the tree's file with LATER (the hunks to it of the patches after that
+    one, in series order) reverse-applied, last first, without fuzz."""
     with open(os.path.join(TOP, path), 'rb') as f:
         data = f.read()
+    if not later:
+        return data
+    with tempfile.TemporaryDirectory() as tmp:
+        dst = os.path.join(tmp, path)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        with open(dst, 'wb') as f:
+            f.write(data)
+        for name, chunk in reversed(later):
+            out = subprocess.run(['git', 'apply', '-R', '-'], input=chunk.encode(),
+                                 cwd=tmp, capture_output=True)
+            if out.returncode:
+                sys.exit(f'{path}: the hunks of {name} do not reverse-apply to the '
+                         f'tree\'s file: refresh them with quilt\n{out.stderr.decode()}')
+        with open(dst, 'rb') as f:
+            return f.read()
+
+
+def new_file_diff(path, later=()):
+    data = staged(path, later)
     text = data.decode()
     if text and not text.endswith('\n'):
         sys.exit(f'{path}: no newline at end of file')
@@ -133,12 +156,15 @@ def build():
     owner = {}
     result = {}
     total = len(patches)
-    for idx, (name, globs) in enumerate(patches, 1):
+    parsed = []
+    for name, globs in patches:
         path = os.path.join(TOP, 'patches', name)
         if not os.path.exists(path):
             sys.exit(f'patches/{name} is missing: write its header first')
         with open(path) as f:
-            header, chunks = split_patch(f.read())
+            parsed.append(split_patch(f.read()))
+    for idx, (name, globs) in enumerate(patches, 1):
+        header, chunks = parsed[idx - 1]
         mine = []
         for g in globs:
             hit = [p for p in files if fnmatch.fnmatch(p, g)]
@@ -152,7 +178,12 @@ def build():
                     mine.append(p)
         kept = [c for p, c in chunks.items() if p not in mine and
                 not c.split('\n', 2)[1].startswith('new file mode')]
-        diffs = ''.join(kept) + ''.join(new_file_diff(p) for p in mine)
+        # A file this patch adds may grow in later patches (a model family
+        # added to the driver's table): their hunks are kept with quilt,
+        # and this patch adds the file as it was before them.
+        later = {p: [(n, parsed[j][1][p]) for j, (n, _) in enumerate(patches)
+                     if j >= idx and p in parsed[j][1]] for p in mine}
+        diffs = ''.join(kept) + ''.join(new_file_diff(p, later[p]) for p in mine)
         header = re.sub(r'^Subject: \[PATCH[^\]]*\]',
                         f'Subject: [PATCH {idx:02d}/{total:02d}]', header,
                         count=1, flags=re.M)

@@ -25,10 +25,10 @@
  * perfctr_x86_use_model(), which installs a model's family operations in
  * them, the reservation of the PMU, and the perfctr_cpu_* API.
  * Every model is exercised on a simulated PMU by the KUnit suite
- * (x86_kunit.c).  perfctr_cpu_init() detects the model from CPUID but does
- * not select it yet (perfctr reserves the PMU at the first state, not at
- * the first control with PMCs): every CPU runs the generic model.  A PMU
- * that does not respond (virtual machines, QEMU TCG) is never trusted.
+ * (x86_kunit.c).
+ * perfctr_cpu_init() selects the boot CPU's model, or the generic one if
+ * its PMU does not respond (virtual machines, QEMU TCG); the PMU itself
+ * is reserved at the first state (perfctr_cpu_reserve()).
  */
 #define pr_fmt(fmt) "perfctr: " fmt
 
@@ -134,14 +134,12 @@ EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_no_lapic);
 VISIBLE_IF_KUNIT u64 perfctr_x86_width_mask = GENMASK_ULL(47, 0);
 EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_width_mask);
 
-/*
- * Hardware accessors.  The KUnit suite redirects them to a simulated PMU;
- * without KUnit the redirection compiles to nothing.
- */
 #if IS_ENABLED(CONFIG_PERFCTR_X86_KUNIT_TEST)
 /*
- * Not KUnit's static stubs: their lookup takes a spinlock_t, which the
- * switch path's interrupts-off sections may not take on PREEMPT_RT.
+ * The hardware accessors with the KUnit suite (else inline in x86.h):
+ * redirected to the simulated PMU for the test thread.  Not KUnit's
+ * static stubs: their lookup takes a spinlock_t, which the switch path's
+ * interrupts-off sections may not take on PREEMPT_RT.
  */
 struct perfctr_x86_test_hw perfctr_x86_test_hw;
 EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_test_hw);
@@ -151,12 +149,6 @@ static __always_inline const struct perfctr_x86_test_hw *perfctr_x86_sim(void)
 {
 	return kunit_get_current_test() ? &perfctr_x86_test_hw : NULL;
 }
-#else
-static __always_inline const struct perfctr_x86_test_hw *perfctr_x86_sim(void)
-{
-	return NULL;
-}
-#endif
 
 void perfctr_x86_wrmsr(u32 msr, u64 val)
 {
@@ -186,6 +178,7 @@ u64 perfctr_x86_rdpmc(u32 map)
 		return sim->read_pmc(map);
 	return native_read_pmc(map);
 }
+#endif
 
 /*
  * The value to write to an i-mode counter for its start: the start

@@ -8,6 +8,8 @@
 #include <linux/perfctr.h>
 #include <linux/types.h>
 
+#include <asm/msr.h>
+
 struct perfctr_x86_model;
 struct perfctr_x86_cache;
 
@@ -182,9 +184,32 @@ extern const struct perfctr_x86_model perfctr_x86_p4;
 extern const struct perfctr_x86_model perfctr_x86_p4m2;
 extern const struct perfctr_x86_model perfctr_x86_p4m3;
 
+/*
+ * The hardware accessors: the instructions themselves, inline on the
+ * switch path -- except with the KUnit suite, which redirects them to its
+ * simulated PMU (core.c).
+ */
+#if IS_ENABLED(CONFIG_PERFCTR_X86_KUNIT_TEST)
 void perfctr_x86_wrmsr(u32 msr, u64 val);
 u64 perfctr_x86_rdmsr(u32 msr);
 u64 perfctr_x86_rdpmc(u32 map);
+#else
+static __always_inline void perfctr_x86_wrmsr(u32 msr, u64 val)
+{
+	native_write_msr(msr, val);
+}
+
+static __always_inline u64 perfctr_x86_rdmsr(u32 msr)
+{
+	return native_read_msr(msr);
+}
+
+static __always_inline u64 perfctr_x86_rdpmc(u32 map)
+{
+	return native_read_pmc(map);
+}
+#endif
+
 bool perfctr_x86_ht_sibling(unsigned int cpu);
 
 /* Shared by the families (core.c). */
