@@ -25,7 +25,7 @@
  * perfctr_x86_use_model(), which installs a model's family operations in
  * them, the reservation of the PMU, and the perfctr_cpu_* API.
  * Every model is exercised on a simulated PMU by the KUnit suite
- * (x86_kunit.c).
+ * (sim_kunit.c, and a file of cases per family: core_kunit.c, ...).
  * perfctr_cpu_init() selects the boot CPU's model, or the generic one if
  * its PMU does not respond (virtual machines, QEMU TCG); the PMU itself
  * is reserved at the first state (perfctr_cpu_reserve()).

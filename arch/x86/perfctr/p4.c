@@ -77,7 +77,7 @@ EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_p4m3);
 /* OVF, OVF_PMI_T1 and the hardware-reserved bits. */
 #define P4_CCCR_RESERVED	0xb80007ffU
 /*
- * The ESCR's top bit (the seed's "bit 32", counting from 1: an ESCR value
+ * The ESCR's top bit (perfctr 2.7's "bit 32", counting from 1: an ESCR value
  * here has 32 bits) and the other thread's CPL field.
  */
 #define P4_ESCR_RESERVED	BIT(31)

@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the perfctr x86 driver on a simulated PMU.
+ *
+ * x86 PMCs never count under QEMU TCG, so every model is driven here
+ * through its real code -- perfctr_cpu_update_control/resume/suspend/
+ * sample and the static calls behind them -- with the MSR and RDPMC
+ * accessors redirected (perfctr_x86_test_hw, a lock-free hook the
+ * accessors have only in a kernel with these suites) to a simulated PMU
+ * that counts only what its event selects enable, in counters 32, 40 or
+ * 48 bits wide.  This file is that PMU and what the suites share; the
+ * suites are a file per family of the driver: core_kunit.c, p6_kunit.c,
+ * hybrid_kunit.c, p5_kunit.c (with the VIA C3) and p4_kunit.c.  The
+ * driver's internals they reach are exported to them only with KUnit
+ * (VISIBLE_IF_KUNIT, EXPORT_SYMBOL_IF_KUNIT): the suites may be built as
+ * a module, perfctr_x86_kunit.
+ */
+#include "kunit.h"
+
+enum sim_family sim_family(const struct perfctr_x86_model *m)
+{
+	switch (m->cpu_type) {
+	case PERFCTR_X86_INTEL_P5:
+	case PERFCTR_X86_INTEL_P5MMX:
+	case PERFCTR_X86_CYRIX_MII:
+	case PERFCTR_X86_WINCHIP_C6:
+	case PERFCTR_X86_WINCHIP_2:
+		return SIM_P5;
+	case PERFCTR_X86_VIA_C3:
+		return SIM_VC3;
+	case PERFCTR_X86_INTEL_P4:
+	case PERFCTR_X86_INTEL_P4M2:
+	case PERFCTR_X86_INTEL_P4M3:
+		return SIM_P4;
+	default:
+		return SIM_P6;
+	}
+}
+
+struct sim_pmu sim_hw;
+
+/* P6 family: a counter write, as AMD's full-width counters take it. */
+static bool sim_write_counter(u32 msr, u64 val)
+{
+	const struct perfctr_x86_model *m = sim_hw.model;
+	u64 mask = GENMASK_ULL(sim_hw.width - 1, 0);
+	u32 idx = msr - m->perfctr_msr;
+
+	if (sim_family(m) != SIM_P6)
+		return false;
+	if (m->ovf_ctrl_msr && msr == m->ovf_ctrl_msr) {
+		sim_hw.ovf_cleared |= val;
+		sim_hw.status &= ~val;
+		return true;
+	}
+	if (m->ctr_write_msr && msr - m->ctr_write_msr < m->nr_ctrs)
+		idx = msr - m->ctr_write_msr;	/* full-width alias */
+	if (idx % m->evntsel_stride == 0 && idx / m->evntsel_stride < m->nr_ctrs)
+		sim_hw.ctr[idx / m->evntsel_stride] = val & mask;
+	else if (msr - FIXED_CTR_MSR(0) < m->nr_fixed)
+		sim_hw.fixed_ctr[msr - FIXED_CTR_MSR(0)] = val & mask;
+	else
+		return false;
+	if (val & ~mask)	/* bits beyond the counter: not ours to write */
+		sim_hw.stray++;
+	sim_hw.ctr_writes++;
+	return true;
+}
+
+static void sim_wrmsr(u32 msr, u64 val)
+{
+	const struct perfctr_x86_model *m = sim_hw.model;
+	u32 idx = msr - m->evntsel_msr;
+
+	if (sim_hw.wrmsrs < ARRAY_SIZE(sim_hw.log))
+		sim_hw.log[sim_hw.wrmsrs] = msr;
+	sim_hw.wrmsrs++;
+	if (sim_write_counter(msr, val))
+		return;
+	if (m->nr_fixed && msr == FIXED_CTRL_MSR)
+		sim_hw.fixed_ctrl = val;
+	else if (m->global_ctrl_msr && msr == m->global_ctrl_msr)
+		sim_hw.global = val;
+	else if (idx % m->evntsel_stride == 0 && idx / m->evntsel_stride < m->nr_ctrs &&
+		 (!sim_hw.gp_here || sim_hw.gp_here & BIT(idx / m->evntsel_stride)))
+		sim_hw.evntsel[idx / m->evntsel_stride] = val;
+	else
+		sim_hw.stray++;	/* on hardware: #GP */
+}
+
+/* RDPMC returns the whole counter, its width's bits. */
+static u64 sim_rdpmc(u32 map)
+{
+	if (map >= FIXED(0) && map - FIXED(0) < sim_hw.model->nr_fixed)
+		return sim_hw.fixed_ctr[map - FIXED(0)];
+	if (map >= sim_hw.model->nr_ctrs) {
+		sim_hw.stray++;
+		return 0;
+	}
+	return sim_hw.ctr[map];
+}
+
+static bool simx_counting(unsigned int i);
+
+static bool sim_counting(unsigned int i)
+{
+	u64 sel = sim_hw.evntsel[i];
+
+	if (sim_family(sim_hw.model) != SIM_P6)
+		return simx_counting(i);
+	if (!(sel & (USR | OS)) || !(sel & 0xff))
+		return false;
+	if (sim_hw.model->global_ctrl_msr && !(sim_hw.global & BIT_ULL(i)))
+		return false;
+	if (sim_hw.model->global_enable)
+		return sim_hw.evntsel[0] & EN;
+	return sel & EN;
+}
+
+static bool sim_fixed_counting(unsigned int n)
+{
+	return (sim_hw.fixed_ctrl >> (4 * n)) & (F_OS | F_USR) &&
+	       sim_hw.global & BIT_ULL(32 + n);
+}
+
+void sim_advance(u64 events)
+{
+	u64 mask = GENMASK_ULL(sim_hw.width - 1, 0);
+	unsigned int i;
+
+	for (i = 0; i < sim_hw.model->nr_ctrs; i++) {
+		if (!sim_counting(i))
+			continue;
+		if (sim_family(sim_hw.model) == SIM_P6 && sim_hw.evntsel[i] & INT &&
+		    sim_hw.ctr[i] + events > mask) {
+			sim_hw.pmis++;
+			sim_hw.status |= BIT_ULL(i);
+		}
+		if (sim_family(sim_hw.model) == SIM_P4 && sim_hw.ctr[i] + events > mask) {
+			sim_hw.evntsel[i] |= BIT(31);		/* the CCCR's OVF flag */
+			if (sim_hw.evntsel[i] & BIT(26))		/* OVF_PMI_T0 */
+				sim_hw.pmis++;
+		}
+		sim_hw.ctr[i] = (sim_hw.ctr[i] + events) & mask;
+	}
+	for (i = 0; i < sim_hw.model->nr_fixed; i++) {
+		if (!sim_fixed_counting(i))
+			continue;
+		if ((sim_hw.fixed_ctrl >> (4 * i)) & F_PMI && sim_hw.fixed_ctr[i] + events > mask) {
+			sim_hw.pmis++;
+			sim_hw.status |= BIT_ULL(32 + i);
+		}
+		sim_hw.fixed_ctr[i] = (sim_hw.fixed_ctr[i] + events) & mask;
+	}
+}
+
+/* Index in sim_hw.log of the first write of @msr after position @from, or -1. */
+int sim_written(u32 msr, unsigned int from)
+{
+	unsigned int i;
+
+	for (i = from; i < min_t(unsigned int, sim_hw.wrmsrs, ARRAY_SIZE(sim_hw.log)); i++)
+		if (sim_hw.log[i] == msr)
+			return i;
+	return -1;
+}
+
+/*
+ * Room for a model the driver builds (from CPUID, or the hybrid model):
+ * the suite's own, never the one the driver built at boot.
+ */
+struct perfctr_x86_model *sim_model_buf(struct kunit *test)
+{
+	struct perfctr_x86_model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	return m;
+}
+
+void sim_setup(struct kunit *test, const struct perfctr_x86_model *model,
+	       unsigned int width)
+{
+	struct perfctr_x86_model *copy;
+
+	/* The driver folds at the model's width: give it the simulated one. */
+	if (model && model->ctr_width && model->ctr_width != width) {
+		copy = kunit_kmalloc(test, sizeof(*copy), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, copy);
+		*copy = *model;
+		copy->ctr_width = width;
+		model = copy;
+	}
+	memset(&sim_hw, 0, sizeof(sim_hw));
+	sim_hw.model = model;
+	sim_hw.width = width;
+	perfctr_x86_test_hw.wrmsr = sim_wrmsr;
+	perfctr_x86_test_hw.read_msr = NULL;
+	perfctr_x86_test_hw.read_pmc = sim_rdpmc;
+	perfctr_x86_use_model(model);
+}
+
+/* What the cases change of the driver's state, as the suite found it. */
+static const struct perfctr_x86_model *saved_model;
+static bool saved_p4_ht;
+
+int sim_suite_init(struct kunit_suite *suite)
+{
+	saved_model = perfctr_x86_cur_model;	/* the model chosen at boot */
+	saved_p4_ht = perfctr_x86_p4_ht;
+	return 0;
+}
+
+int sim_test_init(struct kunit *test)
+{
+	/*
+	 * The control cache is per CPU: stay on one.  KUnit runs .init and
+	 * the case in one kthread, thrown away afterwards, and .exit in
+	 * another: pin this one by its affinity, which needs no undoing
+	 * (a migrate_disable() here would be undone in the wrong task).
+	 */
+	KUNIT_ASSERT_EQ(test, 0, set_cpus_allowed_ptr(current,
+						      cpumask_of(raw_smp_processor_id())));
+	/* A per-CPU thread now, for DEBUG_PREEMPT's smp_processor_id() check. */
+	current->flags |= PF_NO_SETAFFINITY;
+	test->priv = kunit_kzalloc(test, sizeof(struct perfctr_cpu_state), GFP_KERNEL);
+	return test->priv ? 0 : -ENOMEM;
+}
+
+void sim_test_exit(struct kunit *test)
+{
+	perfctr_x86_p4_ht = saved_p4_ht;
+	perfctr_x86_no_lapic = false;
+	perfctr_x86_use_model(saved_model);
+	memset(&perfctr_x86_test_hw, 0, sizeof(perfctr_x86_test_hw));
+}
+
+/* A state with @n a-mode counters: pmc_map[i] = maps[i], evntsel[i] = sels[i]. */
+struct perfctr_cpu_state *sim_state(struct kunit *test, unsigned int n,
+				    const u32 *maps, const u32 *sels)
+{
+	struct perfctr_cpu_state *st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	st->control.tsc_on = 1;
+	st->control.nractrs = n;
+	for (i = 0; i < n; i++) {
+		st->control.pmc_map[i] = maps[i];
+		st->control.evntsel[i] = sels[i];
+	}
+	return st;
+}
+
+int sim_check1(struct kunit *test, const struct perfctr_x86_model *m,
+	       u32 map, u32 sel)
+{
+	sim_setup(test, m, 40);
+	return perfctr_cpu_update_control(sim_state(test, 1, &map, &sel), 0);
+}
+
+int sim_check2(struct kunit *test, const struct perfctr_x86_model *m,
+	       u32 map0, u32 sel0, u32 map1, u32 sel1)
+{
+	u32 maps[] = { map0, map1 }, sels[] = { sel0, sel1 };
+
+	sim_setup(test, m, 40);
+	return perfctr_cpu_update_control(sim_state(test, 2, maps, sels), 0);
+}
+
+/* A one-counter state on @m, not yet validated, for tests that edit it. */
+struct perfctr_cpu_state *sim_one_counter(struct kunit *test,
+					  const struct perfctr_x86_model *m,
+					  u32 map, u32 sel)
+{
+	sim_setup(test, m, 48);
+	return sim_state(test, 1, &map, &sel);
+}
+
+void sim_run(struct perfctr_cpu_state *st, u64 events)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	perfctr_cpu_resume(st);
+	sim_advance(events);
+	perfctr_cpu_suspend(st);
+	local_irq_restore(flags);
+}
+
+/*
+ * Architectural perfmon v2+ with the fewest counters CPUID 0xA then gave
+ * (4 general, 3 fixed, 48 bits): the suite's fixed example.  At boot
+ * perfctr_x86_arch_model() describes the CPU's own counters.
+ */
+const struct perfctr_x86_model sim_arch_v2 = {
+	.name		= "Intel architectural perfmon v2+",
+	.cpu_type	= PERFCTR_X86_INTEL_ARCH,
+	.ops		= &perfctr_x86_p6_ops,
+	.nr_ctrs	= 4,
+	.evntsel_msr	= MSR_ARCH_PERFMON_EVENTSEL0,
+	.perfctr_msr	= MSR_ARCH_PERFMON_PERFCTR0,
+	.evntsel_stride	= 1,
+	.nr_fixed	= 3,
+	.global_ctrl_msr = MSR_CORE_PERF_GLOBAL_CTRL,
+	.ctr_width	= 48,
+	.ovf_ctrl_msr	= MSR_CORE_PERF_GLOBAL_OVF_CTRL,
+};
+
+/* ---- The P5 family, VIA C3 and the P4, each on its own simulated PMU ---- */
+
+/*
+ * The ESCR of each (counter, ESCR_SELECT), written out from the IA-32
+ * manual's table with the kernel's ESCR names, row by row -- independent
+ * of the driver's compacted table.
+ */
+const u16 sim_sdm_escr[18][8] = {
+#define BPU_ROW(n) { MSR_P4_BPU_ESCR##n, MSR_P4_IS_ESCR##n, MSR_P4_MOB_ESCR##n,		\
+		     MSR_P4_ITLB_ESCR##n, MSR_P4_PMH_ESCR##n, MSR_P4_IX_ESCR##n,	\
+		     MSR_P4_FSB_ESCR##n, MSR_P4_BSU_ESCR##n }
+#define MS_ROW(n) { MSR_P4_MS_ESCR##n, MSR_P4_TC_ESCR##n, MSR_P4_TBPU_ESCR##n }
+#define FLAME_ROW(n) { MSR_P4_FLAME_ESCR##n, MSR_P4_FIRM_ESCR##n, MSR_P4_SAAT_ESCR##n,	\
+		       MSR_P4_U2L_ESCR##n, 0, MSR_P4_DAC_ESCR##n }
+#define IQ_ROW0 { MSR_P4_IQ_ESCR0, MSR_P4_ALF_ESCR0, MSR_P4_RAT_ESCR0, MSR_P4_SSU_ESCR0,	\
+		  MSR_P4_CRU_ESCR0, MSR_P4_CRU_ESCR2, MSR_P4_CRU_ESCR4 }
+#define IQ_ROW1 { MSR_P4_IQ_ESCR1, MSR_P4_ALF_ESCR1, MSR_P4_RAT_ESCR1, 0,		\
+		  MSR_P4_CRU_ESCR1, MSR_P4_CRU_ESCR3, MSR_P4_CRU_ESCR5 }
+	BPU_ROW(0), BPU_ROW(0), BPU_ROW(1), BPU_ROW(1),
+	MS_ROW(0), MS_ROW(0), MS_ROW(1), MS_ROW(1),
+	FLAME_ROW(0), FLAME_ROW(0), FLAME_ROW(1), FLAME_ROW(1),
+	IQ_ROW0, IQ_ROW0, IQ_ROW1, IQ_ROW1, IQ_ROW0, IQ_ROW1,
+#undef BPU_ROW
+#undef MS_ROW
+#undef FLAME_ROW
+#undef IQ_ROW0
+#undef IQ_ROW1
+};
+
+static bool simx_counting(unsigned int i)
+{
+	const struct perfctr_x86_model *m = sim_hw.model;
+	u32 half, escr;
+
+	switch (sim_family(m)) {
+	case SIM_P5:
+		half = (sim_hw.cesr >> (16 * i)) & 0xffff;
+		return (half & 0x3f) && (!m->cpl || half & m->cpl);
+	case SIM_VC3:	/* PERFCTR0 is the TSC: not simulated */
+		return i == 1 && (sim_hw.evntsel[1] & 0xff);
+	case SIM_P4:
+		if (!(sim_hw.evntsel[i] & C_ENABLE))
+			return false;
+		escr = sim_sdm_escr[i][(sim_hw.evntsel[i] >> 13) & 7];
+		return escr && sim_hw.escr[escr - 0x3a0] & (E_T0_OS | E_T0_USR);
+	default:
+		return false;
+	}
+}
+
+static void simx_wrmsr(u32 msr, u64 val)
+{
+	if (sim_hw.wrmsrs < ARRAY_SIZE(sim_hw.log))
+		sim_hw.log[sim_hw.wrmsrs] = msr;
+	sim_hw.wrmsrs++;
+	switch (sim_family(sim_hw.model)) {
+	case SIM_P5:
+		if (msr == CESR_MSR) {
+			sim_hw.cesr = val;
+			return;
+		}
+		break;
+	case SIM_VC3:
+		if (msr == 0x187) {
+			sim_hw.evntsel[1] = val;
+			return;
+		}
+		break;
+	case SIM_P4:
+		if (msr >= CCCR_MSR(0) && msr < CCCR_MSR(18)) {
+			sim_hw.evntsel[msr - CCCR_MSR(0)] = val;
+			return;
+		}
+		if (msr >= P4_CTR_MSR(0) && msr < P4_CTR_MSR(18)) {
+			if (val & ~GENMASK_ULL(39, 0))
+				sim_hw.stray++;
+			sim_hw.ctr[msr - P4_CTR_MSR(0)] = val & GENMASK_ULL(39, 0);
+			sim_hw.ctr_writes++;
+			return;
+		}
+		if (msr >= 0x3a0 && msr < 0x3a0 + PERFCTR_P4_NR_ESCRS) {
+			sim_hw.escr[msr - 0x3a0] = val;
+			return;
+		}
+		if (msr == 0x3f1 || msr == 0x3f2) {
+			*(msr == 0x3f1 ? &sim_hw.pebs_enable : &sim_hw.pebs_matrix_vert) = val;
+			return;
+		}
+		break;
+	default:
+		break;
+	}
+	sim_hw.stray++;
+}
+
+static u64 simx_rdmsr(u32 msr)
+{
+	sim_hw.rdmsrs++;
+	if (sim_family(sim_hw.model) == SIM_P5 && (msr == 0x12 || msr == 0x13))
+		return sim_hw.ctr[msr - 0x12];
+	sim_hw.stray++;
+	return 0;
+}
+
+/* The P4's fast RDPMC (bit 31 of the index) returns the low 32 bits only. */
+static u64 simx_rdpmc(u32 map)
+{
+	const struct perfctr_x86_model *m = sim_hw.model;
+
+	sim_hw.rdpmcs++;
+	if (sim_family(m) == SIM_P4 && (map & ~FAST) < 18)
+		return map & FAST ? (u32)sim_hw.ctr[map & ~FAST] : sim_hw.ctr[map & ~FAST];
+	if (sim_family(m) == SIM_P5 && !m->no_rdpmc && map < 2)
+		return sim_hw.ctr[map];
+	if (sim_family(m) == SIM_VC3 && map == 1)
+		return (u32)sim_hw.ctr[1];
+	sim_hw.stray++;	/* no RDPMC (P5), or not a counter of ours */
+	return 0;
+}
+
+void simx_setup(struct kunit *test, const struct perfctr_x86_model *model,
+		unsigned int width)
+{
+	memset(&sim_hw, 0, sizeof(sim_hw));
+	sim_hw.model = model;
+	sim_hw.width = width;
+	perfctr_x86_test_hw.wrmsr = simx_wrmsr;
+	perfctr_x86_test_hw.read_msr = simx_rdmsr;
+	perfctr_x86_test_hw.read_pmc = simx_rdpmc;
+	perfctr_x86_use_model(model);
+}
+
+int sim_check_on(struct kunit *test, u32 map, u32 sel)
+{
+	return perfctr_cpu_update_control(sim_state(test, 1, &map, &sel), 0);
+}
+
+/* What the model needs in counter 1's event select: the P6 enables in EVNTSEL0. */
+u32 sim_sel1(const struct perfctr_x86_model *m, u32 sel)
+{
+	return m->global_enable ? sel & ~EN : sel;
+}
+
+/* @m with a simulated PMU; skipped where no overflow interrupt can exist. */
+void sim_imode_setup(struct kunit *test, const struct perfctr_x86_model *m,
+		     unsigned int width)
+{
+	if (!IS_ENABLED(CONFIG_PERFCTR_INTERRUPT_SUPPORT) || !boot_cpu_has(X86_FEATURE_APIC))
+		kunit_skip(test, "no overflow interrupt without a local APIC");
+	sim_setup(test, m, width);
+}
+
+/* A state with @na a-mode then @ni i-mode counters, @iresets for the latter. */
+struct perfctr_cpu_state *sim_mkistate(struct kunit *test, unsigned int na,
+				       unsigned int ni, const u32 *maps,
+				       const u32 *sels, const int *iresets)
+{
+	struct perfctr_cpu_state *st = sim_state(test, na + ni, maps, sels);
+	unsigned int i;
+
+	st->control.nractrs = na;
+	st->control.nrictrs = ni;
+	for (i = 0; i < ni; i++)
+		st->control.ireset[na + i] = iresets[i];
+	return st;
+}
+
+/* What a counter of the simulated width holds after @v was written. */
+u64 sim_sext(s32 v)
+{
+	return (u64)(s64)v & GENMASK_ULL(sim_hw.width - 1, 0);
+}
+
+/* A driver operation on @st, with interrupts off as the hooks run it. */
+void sim_irqs_off(void (*op)(struct perfctr_cpu_state *), struct perfctr_cpu_state *st)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	op(st);
+	local_irq_restore(flags);
+}
+
+void sim_suspend(struct perfctr_cpu_state *st)
+{
+	sim_irqs_off(perfctr_cpu_suspend, st);
+}
+
+void sim_resume(struct perfctr_cpu_state *st)
+{
+	sim_irqs_off(perfctr_cpu_resume, st);
+}
+
+/* A validated state on @m: a-mode counter 0, i-mode counter 1 from @ireset. */
+struct perfctr_cpu_state *sim_istate(struct kunit *test, const struct perfctr_x86_model *m,
+				     unsigned int width, int ireset)
+{
+	u32 maps[] = { 0, 1 }, sels[] = { EN | USR | EVENT, sim_sel1(m, ISEL) };
+	struct perfctr_cpu_state *st;
+
+	sim_imode_setup(test, m, width);
+	st = sim_mkistate(test, 1, 1, maps, sels, &ireset);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	return st;
+}
+
+MODULE_DESCRIPTION("KUnit tests of the perfctr x86 driver on a simulated PMU");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
