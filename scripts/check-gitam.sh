@@ -9,6 +9,8 @@ t=$CACHE/gitam
 rm -rf "$t"; mkdir -p "$t"
 files=$(grep -h '^--- a/' "$TOP"/patches/*.patch | cut -c7- | sort -u)
 for f in $files; do
+	# A file a patch adds and a later one changes is not in the base.
+	[[ -f $CACHE/pristine/$f ]] || continue
 	mkdir -p "$t/$(dirname "$f")"
 	cp "$CACHE/pristine/$f" "$t/$f"
 done
