@@ -15,7 +15,9 @@
 # Cheap when warm: one source tree and one build directory per architecture
 # are reused, and only files whose content changes between steps are
 # rewritten; a step whose inputs (patches 1..k, configuration, compiler,
-# this script) built before is not built again.
+# this script) built before is not built again, nor, for one architecture,
+# a step whose patch changes only other architectures' files, tools/,
+# Documentation/ or MAINTAINERS (its build would be the step before's).
 #
 #   check-bisect.sh [ARCH...]   default: x86_64 ppc64
 set -uo pipefail
@@ -111,7 +113,8 @@ for ((k = 1; k <= n; k++)); do
 	fi
 	key=$( (echo "$key"; cat "$TOP/patches/$name") | sha1sum | cut -c1-40)
 	synced=
-	touched=$(sort -u <(echo "$touched") <(cd "$stage" && quilt files) | grep .)
+	mine=$(cd "$stage" && quilt files)
+	touched=$(sort -u <(echo "$touched") <(echo "$mine") | grep .)
 	for arch in "${archs[@]}"; do
 		case $arch in
 		x86_64) karch=x86; cross=
@@ -120,6 +123,16 @@ for ((k = 1; k <= n; k++)); do
 		ppc64)	karch=powerpc; cross=powerpc64le-linux-gnu-
 			tables="arch/powerpc/kernel/syscalls/syscall.tbl:arch/powerpc/kernel/systbl.o" ;;
 		esac
+		# A patch that changes only another architecture's files, tools/,
+		# Documentation/ or MAINTAINERS leaves this build as the step
+		# before built it: not built again (the next step builds its
+		# changes with the rest).  The last step is always built.
+		if ((k < n)) && ! grep -qvE "^(arch/[a-z0-9]+/|tools/|Documentation/|MAINTAINERS$)" <<<"$mine" &&
+		   ! grep -q "^arch/$karch/" <<<"$mine"; then
+			echo "$group: ok - $arch $name (changes nothing this architecture builds)"
+			P[$arch]=$((P[$arch] + 1))
+			continue
+		fi
 		out=$b/build-$arch
 		stamp=$(cat "$out/seed.sum")-$key
 		if [[ $(cat "$out/ok-$k" 2>/dev/null) == "$stamp" ]]; then

@@ -83,5 +83,5 @@ fi
 rm -rf "$stage"
 
 echo "$group: $p passed, $f failed"
-[[ -n ${RESULTS:-} ]] && echo "$group $p $f" >> "$RESULTS"
+[[ -n ${RESULTS:-} ]] && echo "docs sphinx $p $f" >> "$RESULTS"
 ((f == 0))
