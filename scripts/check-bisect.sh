@@ -10,7 +10,7 @@
 # objects when a table changed.  Configuration: tinyconfig + the
 # architecture's fragments with PERFCTR=y, made once and brought to each
 # step with olddefconfig (PERFCTR stays off until the step whose driver
-# selects HAVE_PERFCTR: 14 on x86, 22 on powerpc).
+# selects HAVE_PERFCTR: 14 on x86, 25 on powerpc).
 #
 # Cheap when warm: one source tree and one build directory per architecture
 # are reused, and only files whose content changes between steps are
