@@ -20,8 +20,9 @@ ok() { echo "$group: ok - $*"; p=$((p + 1)); }
 notok() { echo "$group: not ok - $*"; f=$((f + 1)); }
 
 # Generic objects of files the series changes or whose included headers it
-# changes (fs/exec.c and kernel/time/timer.c include <linux/perfctr.h>).
-objs=(fs/exec.o kernel/time/timer.o kernel/sys_ni.o kernel/ptrace.o)
+# changes (fs/exec.c, kernel/fork.c and kernel/time/timer.c include
+# <linux/perfctr.h>).
+objs=(fs/exec.o kernel/fork.o kernel/time/timer.o kernel/sys_ni.o kernel/ptrace.o)
 
 if (($#)); then archs=("$@"); else archs=(arm64 sparc64 riscv64); fi
 for arch in "${archs[@]}"; do
