@@ -211,7 +211,7 @@ if [[ $k -gt $n && " ${archs[*]} " == *" x86_64 "* ]] && ((${#unbuilt[@]})); the
 	stamp=$(cat "$out/seed.sum")-$key
 	cached=
 	[[ $(cat "$out/ok-unbuilt" 2>/dev/null) == "$stamp" ]] && cached=1
-	[[ -n $cached ]] || { sync_src; : > "$log"; rm -f "$out/ok-unbuilt"; }
+	[[ -n $cached ]] || { sync_src; rm -f "$out/ok-unbuilt"; }
 	fails=${F[x86_64]}
 	for u in "${unbuilt[@]}"; do
 		IFS=: read -r uk file uname <<<"$u"
@@ -222,6 +222,7 @@ if [[ $k -gt $n && " ${archs[*]} " == *" x86_64 "* ]] && ((${#unbuilt[@]})); the
 			continue
 		fi
 		cp "$src/$file" "$b/unbuilt/final"
+		: > "$log"
 		cp --remove-destination "$b/unbuilt/$uk-$(basename "$file")" "$src/$file"
 		if kmake -j"$(nproc)" prepare && kmake "${file%.c}.o"; then
 			echo "$group: ok - x86_64 $file as of $uname (not built at its step: compiled in the last step's tree)"
