@@ -11,6 +11,15 @@ numbering, the diffstat -- is rewritten here from the tree.
   mkpatches.py           rewrite patches/ and series
   mkpatches.py --check   exit 1, naming each stale file, if patches/ or
                          series is not what this would write
+  mkpatches.py --restack FILE...
+                         FILE is a new file that later patches grow, changed
+                         in the tree where their hunks lie: carry the change
+                         down the stack first -- each later patch's hunks to
+                         FILE are rewritten so that the patches leave FILE as
+                         the tree has it, every state before merged with the
+                         change (git merge-file; where a state lacks the lines
+                         changed, as before a later patch adds them, the state
+                         wins and the change lands in the later patch)
 
 patches/0000-cover-letter.patch is written too, in the form of git
 format-patch --cover-letter: scripts/cover-letter.txt's subject and
@@ -253,7 +262,94 @@ def cover_letter(result, patches):
             + '\n'.join(lines) + '\n\n' + TRAILER)
 
 
+def file_chunk(path, old, new):
+    """The hunks of one patch to FILE: a unified diff from OLD to NEW."""
+    with tempfile.TemporaryDirectory() as tmp:
+        a, b = os.path.join(tmp, 'a'), os.path.join(tmp, 'b')
+        with open(a, 'wb') as f:
+            f.write(old)
+        with open(b, 'wb') as f:
+            f.write(new)
+        out = subprocess.run(['diff', '-u', '--label', f'a/{path}', '--label',
+                              f'b/{path}', a, b], capture_output=True)
+        if out.returncode > 1:
+            sys.exit(f'diff failed: {out.stderr.decode()}')
+    if not out.stdout:
+        return ''
+    return f'diff --git a/{path} b/{path}\n' + out.stdout.decode()
+
+
+def merged(ours, base, theirs):
+    """git merge-file: BASE->THEIRS applied to OURS; conflicts go to OURS."""
+    with tempfile.TemporaryDirectory() as tmp:
+        names = []
+        for n, data in (('ours', ours), ('base', base), ('theirs', theirs)):
+            names.append(os.path.join(tmp, n))
+            with open(names[-1], 'wb') as f:
+                f.write(data)
+        out = subprocess.run(['git', 'merge-file', '--ours', '-p'] + names,
+                             capture_output=True)
+        if out.returncode < 0 or out.returncode > 127:
+            sys.exit(f'git merge-file failed: {out.stderr.decode()}')
+        return out.stdout, out.returncode
+
+
+def restack(paths):
+    """Rewrite the later patches' hunks to each new file in PATHS so that
+    the series leaves it as the tree has it (see the module's help)."""
+    patches, _, _ = read_conf()
+    parsed = {}
+    for name, _ in patches:
+        with open(os.path.join(TOP, 'patches', name)) as f:
+            parsed[name] = f.read()
+    for path in paths:
+        chunks = [(name, split_patch(parsed[name])[1].get(path)) for name, _ in patches]
+        chunks = [(n, c) for n, c in chunks if c]
+        if not chunks or not chunks[0][1].split('\n', 2)[1].startswith('new file mode'):
+            sys.exit(f'{path}: not a file the series adds')
+        if len(chunks) == 1:
+            print(f'{path}: no later patch grows it: nothing to restack')
+            continue
+        # The states the series leaves it in now, patch after patch.
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, os.path.dirname(path)), exist_ok=True)
+            states = []
+            for i, (name, chunk) in enumerate(chunks):
+                out = subprocess.run(['git', 'apply', '-'], input=chunk.encode(),
+                                     cwd=tmp, capture_output=True)
+                if out.returncode:
+                    sys.exit(f'{path}: {name} does not apply to the state before it:\n'
+                             + out.stderr.decode())
+                with open(os.path.join(tmp, path), 'rb') as f:
+                    states.append(f.read())
+        with open(os.path.join(TOP, path), 'rb') as f:
+            new = f.read()
+        base = states[-1]
+        new_states = []
+        for i, st in enumerate(states):
+            m, conflicts = merged(st, base, new)
+            if conflicts and i + 1 < len(states):
+                print(f'{path}: {conflicts} change(s) deferred past {chunks[i][0]} '
+                      '(lines it does not have yet)')
+            new_states.append(m)
+        if new_states[-1] != new:
+            sys.exit(f'{path}: the restacked series would not leave the tree\'s file')
+        for i in range(1, len(chunks)):
+            name = chunks[i][0]
+            text = add_git_headers(parsed[name])
+            old_chunk = split_patch(parsed[name])[1][path]
+            chunk = file_chunk(path, new_states[i - 1], new_states[i])
+            if old_chunk not in text:
+                sys.exit(f'{name}: cannot find its hunks to {path}')
+            parsed[name] = text.replace(old_chunk, chunk, 1)
+            with open(os.path.join(TOP, 'patches', name), 'w') as f:
+                f.write(parsed[name])
+            print(f'{path}: rewrote the hunks of {name}')
+
+
 def main():
+    if sys.argv[1:2] == ['--restack']:
+        restack(sys.argv[2:])
     check = '--check' in sys.argv[1:]
     result = build()
     stale = []

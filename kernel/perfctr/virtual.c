@@ -29,6 +29,7 @@
 #include <linux/mm.h>
 #include <linux/mount.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/perfctr.h>
 #include <linux/pid.h>
 #include <linux/ptrace.h>
@@ -53,10 +54,25 @@
 #include "virtual.h"
 
 /*
- * Sample at least this often while a thread runs: 32 bits of a 4 GHz TSC
- * wrap in about a second.
+ * Sample at least this often while a thread runs.  Sums fold at each
+ * counter's width: 40 to 48 bits take hours to wrap at any event rate.
+ * 32-bit counters (powerpc's, the P4's fast RDPMC, the Cyrix and VIA C3
+ * low halves) are sampled at every tick: a POWER10 core passes 2^32
+ * completed instructions or dispatches in 130 to 250 ms, and a counter
+ * that wraps twice between two folds loses 2^32 events without a trace.
+ * At HZ = 100 a tick is 10 ms, a 16th of that.
  */
 #define VPERFCTR_SAMPLE_TICKS	max(HZ / 4, 1)
+
+static unsigned int vperfctr_sample_period(const struct perfctr_cpu_state *st)
+{
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(st->cstatus);
+
+	for (i = 0; i < nrctrs; i++)
+		if (st->pmc[i].width <= 32)
+			return 1;
+	return VPERFCTR_SAMPLE_TICKS;
+}
 
 /*
  * Overflow throttling: at most this many i-mode overflows of a thread
@@ -74,6 +90,7 @@ struct vperfctr {
 	struct vperfctr_state *state;	/* page_address(page) */
 	struct page *page;
 	unsigned int sample_ticks;	/* ticks until the next sample */
+	unsigned int sample_period;	/* ticks between samples (the control's) */
 	int si_signo;
 	unsigned int flags;		/* VPERFCTR_CONTROL_* */
 	bool has_pmu;			/* holds a PMU reservation */
@@ -91,7 +108,11 @@ struct vperfctr {
 	/*
 	 * Overflows in tick ovf_tick (jiffies), and throttled: an iresume
 	 * beyond VPERFCTR_MAX_OVERFLOWS_PER_TICK was left to the next tick
-	 * (which NO_HZ_FULL keeps running meanwhile).
+	 * (which NO_HZ_FULL keeps running meanwhile).  "The next tick" is
+	 * any jiffies value but ovf_tick: a stamp may be weeks old, and
+	 * time_after() against it turns false after 2^31 ticks (24.8 days
+	 * at HZ=1000 on a 32-bit kernel), which would hold the counters
+	 * back for as long again.
 	 */
 	unsigned long ovf_tick;
 	unsigned int ovf_count;
@@ -120,16 +141,34 @@ struct vperfctr {
 	 * created by inheritance starts with its parent's); inherit_parent
 	 * is the state a child's totals go to (referenced), and
 	 * inherited_id the control it had then.  inherit_pending counts the
-	 * owner while attached plus the inheriting children not yet merged:
-	 * at zero the state is final and goes up (vperfctr_inherit_put()).
-	 * children_lock serialises the merges into state->children with the
-	 * changes of control_id.
+	 * owner while attached plus the inheriting children whose own count
+	 * is not gone: while it is not zero, descendants may still send
+	 * totals up through this state, which keeps its parent's reference
+	 * (vperfctr_inherit_put()).  A state is merged into its parent when
+	 * its owner goes (merged_up; merged_ok: its totals were added), its
+	 * descendants' totals later, when they finish (vperfctr_add_up()).
+	 * children_lock serialises the changes of state->children with those
+	 * of control_id; vperfctr_merge_lock the merges.
 	 */
 	u64 control_id;
 	u64 inherited_id;
 	struct vperfctr *inherit_parent;
 	atomic_t inherit_pending;
+	bool merged_up;
+	bool merged_ok;
 	bool exited;			/* detached by its owner's exit */
+	/*
+	 * The lowest kernel.perfctr_access that allows the control in force
+	 * (vperfctr_may_use()): when the sysctl goes below it, the state
+	 * stops at its owner's next switch-in or tick (vperfctr_revoke()).
+	 */
+	int access_needed;
+	/*
+	 * Set (release) at the end of the detach, after the PMU release and
+	 * the merge: a reader of a detached state waits for it, so what it
+	 * reads next (its parent's children's sums) has the merge in it.
+	 */
+	bool detached;
 	bool aborted;			/* its fork failed after all */
 	spinlock_t children_lock;
 };
@@ -140,11 +179,66 @@ struct vperfctr {
  */
 #define VPERFCTR_PENDING_SIGILL	0
 #define VPERFCTR_PENDING_WORK	1
+#define VPERFCTR_PENDING_REVOKE	2	/* release the PMU: access revoked */
+
+/*
+ * Who may use perfctr: the kernel's own rules for perf_events, plus
+ * kernel.perfctr_access (Documentation/userspace-api/perfctr/virtual.rst,
+ * "Privileges"):
+ *   3            every user: the TSC and programmable counters (user-mode
+ *                events; kernel mode as perf_event_paranoid allows);
+ *   2 (default)  every user the TSC; programmable counters only for
+ *                perfmon_capable() callers;
+ *   1            perfmon_capable() callers only;
+ *   0            nobody: perfctr is off (perfctr_info() still answers).
+ * Programmable counters are exclusive: while a state holds them, perf's
+ * hardware events, the NMI watchdog on CPUs coming online and KVM's
+ * mediated vPMUs are refused.  perf_event_paranoid 2 lets users count
+ * their own tasks but never hold the PMU, so neither does the default.
+ * perf_event_paranoid above 2 (Debian's and Android's "no perf for
+ * unprivileged users") keeps out all but CAP_SYS_ADMIN, as it keeps them
+ * out of perf_event_open(); LSMs are asked as for perf_event_open().
+ * Checked with the caller's credentials when it creates or programs a
+ * state: a tracer programming its tracee needs the rights itself.
+ * Lowering the sysctl takes back what the new level does not allow: each
+ * such state stops at its owner's next switch-in or tick and releases
+ * the PMU (vperfctr_revoke()).
+ */
+#define VPERFCTR_ACCESS_USERS_PMCS	3
+#define VPERFCTR_ACCESS_USERS_TSC	2
+#define VPERFCTR_ACCESS_CAPABLE		1
+static int sysctl_perfctr_access __read_mostly = VPERFCTR_ACCESS_USERS_TSC;
 
 static struct vfsmount *vperfctr_mnt __ro_after_init;
 static DEFINE_MUTEX(vperfctr_reserve_mutex);
 static atomic64_t vperfctr_control_ids;	/* the last control_id given */
 static unsigned int vperfctr_nr_pmu_users;	/* vperfctr_reserve_mutex */
+
+#ifdef CONFIG_PERFCTR_INTERRUPT_SUPPORT
+/*
+ * The state whose counters run on this CPU: set by a resume, cleared by
+ * the suspend.  The overflow interrupt acts on it, not on current: on
+ * ppc64 with the radix MMU the performance monitor interrupt is not
+ * hard-disabled around _switch(), so it can come after __switch_to()
+ * resumed next's counters, or before it suspended prev's, with current
+ * still prev (vperfctr_ihandler()).
+ */
+static DEFINE_PER_CPU(struct vperfctr *, vperfctr_running);
+
+static inline void vperfctr_set_running(struct vperfctr *perfctr)
+{
+	__this_cpu_write(vperfctr_running, perfctr);
+}
+
+static inline void vperfctr_clear_running(struct vperfctr *perfctr)
+{
+	if (__this_cpu_read(vperfctr_running) == perfctr)
+		__this_cpu_write(vperfctr_running, NULL);
+}
+#else
+static inline void vperfctr_set_running(struct vperfctr *perfctr) { }
+static inline void vperfctr_clear_running(struct vperfctr *perfctr) { }
+#endif
 
 static inline struct perfctr_cpu_state *cpu_state(struct vperfctr *perfctr)
 {
@@ -190,8 +284,13 @@ static void vperfctr_queue_signal(struct vperfctr *perfctr)
 	if (!owner || test_and_set_bit(VPERFCTR_PENDING_WORK, &perfctr->pending))
 		return;
 	refcount_inc(&perfctr->refcnt);
+	/*
+	 * TWA_NMI_CURRENT is for current only; a ppc64 NMI inside the
+	 * context switch may act for next (vperfctr_ihandler()), which has
+	 * not returned to user space yet: TWA_RESUME's flag is enough.
+	 */
 	if (task_work_add(owner, &perfctr->signal_work,
-			  in_nmi() ? TWA_NMI_CURRENT : TWA_RESUME)) {
+			  in_nmi() && owner == current ? TWA_NMI_CURRENT : TWA_RESUME)) {
 		/* The owner is past exit_task_work(): nothing to tell it. */
 		clear_bit(VPERFCTR_PENDING_WORK, &perfctr->pending);
 		refcount_dec(&perfctr->refcnt);	/* the owner holds one */
@@ -251,7 +350,7 @@ static void vperfctr_overflow(struct vperfctr *perfctr)
 	perfctr_cpu_ireload(st);
 	perfctr->iresume_cstatus = st->cstatus;
 	st->cstatus = perfctr_cstatus_has_tsc(st->cstatus) ? perfctr_mk_cstatus(1, 0, 0) : 0;
-	if (time_after(jiffies, perfctr->ovf_tick)) {
+	if (jiffies != perfctr->ovf_tick) {
 		perfctr->ovf_tick = jiffies;
 		perfctr->ovf_count = 0;
 	}
@@ -268,6 +367,7 @@ static void vperfctr_suspend_locked(struct vperfctr *perfctr)
 
 	if (!perfctr_cstatus_enabled(st->cstatus))
 		return;
+	vperfctr_clear_running(perfctr);
 	vperfctr_write_begin(perfctr);
 	perfctr_cpu_suspend(st);
 	if (perfctr_cstatus_has_ictrs(st->cstatus))
@@ -300,10 +400,36 @@ static void vperfctr_forbidden_cpu(struct vperfctr *perfctr)
 	vperfctr_queue_signal(perfctr);
 }
 
+/*
+ * kernel.perfctr_access went below what the state's control needs: stop
+ * the counters, keeping their sums (readers see them stopped, and the
+ * next control is refused with EACCES), and have the owner release the
+ * PMU in its own context (vperfctr_signal_work()).  Inside a resume or a
+ * sample, interrupts off.
+ */
+static bool vperfctr_revoked(const struct vperfctr *perfctr)
+{
+	return unlikely(perfctr->access_needed > READ_ONCE(sysctl_perfctr_access));
+}
+
+static void vperfctr_revoke(struct vperfctr *perfctr)
+{
+	vperfctr_mark_stopped(perfctr);
+	vperfctr_discard_overflow(perfctr);
+	if (perfctr->has_pmu) {
+		set_bit(VPERFCTR_PENDING_REVOKE, &perfctr->pending);
+		vperfctr_queue_signal(perfctr);
+	}
+}
+
 static void vperfctr_resume_locked(struct vperfctr *perfctr)
 {
 	if (!perfctr_cstatus_enabled(cpu_state(perfctr)->cstatus))
 		return;
+	if (vperfctr_revoked(perfctr)) {
+		vperfctr_revoke(perfctr);
+		return;
+	}
 	if (unlikely(perfctr->forbidden_on) &&
 	    cpumask_test_cpu(smp_processor_id(), perfctr->forbidden)) {
 		vperfctr_forbidden_cpu(perfctr);
@@ -312,17 +438,23 @@ static void vperfctr_resume_locked(struct vperfctr *perfctr)
 	vperfctr_write_begin(perfctr);
 	perfctr_cpu_resume(cpu_state(perfctr));
 	vperfctr_write_end(perfctr);
-	perfctr->sample_ticks = VPERFCTR_SAMPLE_TICKS;
+	vperfctr_set_running(perfctr);
+	perfctr->sample_ticks = perfctr->sample_period;
 }
 
 static void vperfctr_sample_locked(struct vperfctr *perfctr)
 {
 	if (!perfctr_cstatus_enabled(cpu_state(perfctr)->cstatus))
 		return;
+	if (vperfctr_revoked(perfctr)) {
+		vperfctr_suspend_locked(perfctr);
+		vperfctr_revoke(perfctr);
+		return;
+	}
 	vperfctr_write_begin(perfctr);
 	perfctr_cpu_sample(cpu_state(perfctr));
 	vperfctr_write_end(perfctr);
-	perfctr->sample_ticks = VPERFCTR_SAMPLE_TICKS;
+	perfctr->sample_ticks = perfctr->sample_period;
 }
 
 /*
@@ -372,7 +504,7 @@ void __vperfctr_sample(struct vperfctr *perfctr)
 {
 	unsigned long flags;
 
-	if (unlikely(perfctr->throttled) && time_after(jiffies, perfctr->ovf_tick)) {
+	if (unlikely(perfctr->throttled) && jiffies != perfctr->ovf_tick) {
 		/* A new tick: restart what the throttle held back. */
 		perfctr_pmi_save(flags);
 		perfctr->throttled = false;
@@ -391,26 +523,33 @@ void __vperfctr_sample(struct vperfctr *perfctr)
 
 #ifdef CONFIG_PERFCTR_INTERRUPT_SUPPORT
 /*
- * The overflow interrupt, on the CPU where current's counters run; maybe
- * an NMI, but never inside one of the sections above.  The suspend finds
- * the overflown counters (vperfctr_overflow()); the resume restarts what
- * still runs.  An interrupt for a state without i-mode counters (a late
- * one, after a control change) just samples it.
+ * The overflow interrupt, on the CPU whose counters overflowed; maybe an
+ * NMI, but never inside one of the sections above.  It acts on the state
+ * running on this CPU, which is current's except inside the context
+ * switch: on ppc64 with the radix MMU, between the resume of next's
+ * counters and _switch() current is still prev, whose counters are
+ * suspended -- suspending and resuming prev there would fold next's
+ * counts into prev's sums, add prev's TSC interval twice and load prev's
+ * control under next.  With nothing running here (a late interrupt
+ * after the suspend) there is nothing to do: the suspend has found the
+ * overflow.  The suspend finds the overflown counters
+ * (vperfctr_overflow()); the resume restarts what still runs.  An
+ * interrupt for a state without i-mode counters (a late one, after a
+ * control change) just samples it.
  */
 static void vperfctr_ihandler(unsigned long pc)
 {
-	struct task_struct *tsk = current;
-	struct vperfctr *perfctr;
+	struct vperfctr *perfctr = __this_cpu_read(vperfctr_running);
 
-	if (!test_tsk_thread_flag(tsk, TIF_PERFCTR))
+	if (!perfctr)
 		return;
-	perfctr = tsk->thread.perfctrs;
 	vperfctr_suspend_locked(perfctr);
 	vperfctr_resume_locked(perfctr);
 }
 #endif
 
 static void vperfctr_put(struct vperfctr *perfctr);
+static void vperfctr_put_pmu(struct vperfctr *perfctr);
 
 /*
  * task_work, in the owner's context: send it what it is owed -- the
@@ -426,7 +565,7 @@ static void vperfctr_signal_work(struct callback_head *work)
 	struct vperfctr *perfctr = container_of(work, struct vperfctr, signal_work);
 	struct kernel_siginfo si;
 	unsigned int mask;
-	bool sigill;
+	bool sigill, revoke;
 	int signo;
 
 	clear_bit(VPERFCTR_PENDING_WORK, &perfctr->pending);
@@ -435,7 +574,18 @@ static void vperfctr_signal_work(struct callback_head *work)
 	mask = atomic_xchg(&perfctr->ovf_mask, 0);
 	signo = READ_ONCE(perfctr->ovf_signo);
 	sigill = test_and_clear_bit(VPERFCTR_PENDING_SIGILL, &perfctr->pending);
+	revoke = test_and_clear_bit(VPERFCTR_PENDING_REVOKE, &perfctr->pending);
 	if (READ_ONCE(perfctr->owner) == current) {
+		/*
+		 * Access revoked: give the PMU back, unless a control that
+		 * was allowed (validated before the sysctl changed) has
+		 * started counters since.  The owner's own context, as its
+		 * system calls: nothing else changes the state meanwhile.
+		 */
+		if (revoke && !perfctr_cstatus_enabled(cpu_state(perfctr)->cstatus)) {
+			vperfctr_put_pmu(perfctr);
+			vperfctr_update_tick_dep(perfctr, current);
+		}
 		if (mask && valid_signal(signo) && signo) {
 			clear_siginfo(&si);
 			si.si_signo = signo;
@@ -560,6 +710,7 @@ static struct vperfctr *vperfctr_alloc(void)
 	perfctr->state->magic = VPERFCTR_STATE_MAGIC;
 	perfctr->state->abi_version = PERFCTR_ABI_VERSION;
 	perfctr->state->cpu_state.k1.isuspend_cpu = -1;
+	perfctr->sample_period = VPERFCTR_SAMPLE_TICKS;
 	return perfctr;
 }
 
@@ -582,52 +733,121 @@ static void vperfctr_children_end(struct vperfctr_children *c)
 }
 
 /*
- * A final @child goes to @parent, the state it inherited its control
- * from: its own sums and its children's are added to @parent's
- * children's sums if it exited (not unlinked, not detached at exec) and
- * neither it nor @parent changed control since the fork -- else the
- * counters may count other events, and it is counted as not merged.  A
- * child whose fork failed after perfctr_fork() was never a child.
+ * What a finished descendant adds to an ancestor's children's sums: its
+ * totals, the descendants counted in them, and the change in the
+ * number still running.
  */
-static void vperfctr_merge(struct vperfctr *parent, struct vperfctr *child)
+struct vperfctr_delta {
+	struct perfctr_sum_ctrs sum;
+	u32 nr_merged;
+	u32 nr_unmerged;
+	s32 nr_running;
+};
+
+/* All merges, and the forwarding up the tree, one at a time. */
+static DEFINE_SPINLOCK(vperfctr_merge_lock);
+
+static void vperfctr_children_add(struct vperfctr *to, const struct vperfctr_delta *d)
 {
-	const struct perfctr_cpu_state *st = cpu_state(child);
-	const struct vperfctr_children *from = &child->state->children;
-	struct vperfctr_children *to = &parent->state->children;
+	struct vperfctr_children *c = &to->state->children;
 	unsigned int i;
 
-	if (child->aborted)
-		return;
-	spin_lock(&parent->children_lock);
-	vperfctr_children_begin(to);
-	if (child->exited && child->control_id == child->inherited_id &&
-	    parent->control_id == child->inherited_id) {
-		to->sum.tsc += st->tsc_sum + from->sum.tsc;
-		for (i = 0; i < PERFCTR_NRCTRS; i++)
-			to->sum.pmc[i] += st->pmc[i].sum + from->sum.pmc[i];
-		to->nr_merged += 1 + from->nr_merged;
-		to->nr_unmerged += from->nr_unmerged;
-	} else {
-		to->nr_unmerged++;
+	spin_lock(&to->children_lock);
+	vperfctr_children_begin(c);
+	c->sum.tsc += d->sum.tsc;
+	for (i = 0; i < PERFCTR_NRCTRS; i++)
+		c->sum.pmc[i] += d->sum.pmc[i];
+	c->nr_merged += d->nr_merged;
+	c->nr_unmerged += d->nr_unmerged;
+	c->nr_running += d->nr_running;
+	vperfctr_children_end(c);
+	spin_unlock(&to->children_lock);
+}
+
+/*
+ * Add @d to @to, and on up through the ancestors @to has already been
+ * merged into: their sums are their descendants' whenever these finish.
+ * An ancestor that changed control since its child's fork takes what
+ * comes up as not merged.  Under vperfctr_merge_lock; the chain is held
+ * by the references each state keeps on its parent while descendants of
+ * it run (inherit_pending).
+ */
+static void vperfctr_add_up(struct vperfctr *to, struct vperfctr_delta *d)
+{
+	struct vperfctr *parent;
+
+	lockdep_assert_held(&vperfctr_merge_lock);
+	for (;;) {
+		vperfctr_children_add(to, d);
+		parent = to->inherit_parent;
+		if (!to->merged_up || !to->merged_ok || !parent)
+			return;
+		if (parent->control_id != to->inherited_id) {
+			d->nr_unmerged += d->nr_merged;
+			d->nr_merged = 0;
+			memset(&d->sum, 0, sizeof(d->sum));
+		}
+		to = parent;
 	}
-	vperfctr_children_end(to);
-	spin_unlock(&parent->children_lock);
+}
+
+/*
+ * @child's owner is gone (exit, exec, unlink) or its fork failed: its
+ * totals go to @child's parent state now, whatever its own inheriting
+ * descendants still do -- those are counted as running, and their
+ * totals follow when they finish (vperfctr_add_up()).  Its own sums and
+ * its children's so far are added if it exited (not unlinked, not
+ * detached at exec) and neither it nor its parent changed control since
+ * the fork -- else the counters may count other events, and it is
+ * counted as not merged.  A child whose fork failed was never one.
+ */
+static void vperfctr_merge_up(struct vperfctr *child)
+{
+	const struct perfctr_cpu_state *st = cpu_state(child);
+	struct vperfctr *parent = child->inherit_parent;
+	struct vperfctr_children from;
+	struct vperfctr_delta d = { .nr_running = -1 };
+	unsigned int i;
+
+	if (!parent)
+		return;
+	spin_lock(&vperfctr_merge_lock);
+	spin_lock(&child->children_lock);
+	from = child->state->children;
+	spin_unlock(&child->children_lock);
+	child->merged_ok = !child->aborted && child->exited &&
+			   child->control_id == child->inherited_id &&
+			   parent->control_id == child->inherited_id;
+	if (child->merged_ok) {
+		d.sum.tsc = st->tsc_sum + from.sum.tsc;
+		for (i = 0; i < PERFCTR_NRCTRS; i++)
+			d.sum.pmc[i] = st->pmc[i].sum + from.sum.pmc[i];
+		d.nr_merged = 1 + from.nr_merged;
+		d.nr_unmerged = from.nr_unmerged;
+		d.nr_running += from.nr_running;
+	} else if (!child->aborted) {
+		d.nr_unmerged = 1;
+	}
+	child->merged_up = true;
+	vperfctr_add_up(parent, &d);
+	spin_unlock(&vperfctr_merge_lock);
 }
 
 /*
  * Drop one of @perfctr's inherit_pending counts: its owner's at detach,
- * or a child's once merged.  The last one makes the state final: it is
- * merged into its own parent, which loses a count in turn -- a loop, not
- * recursion, however deep the process tree.  Process context.
+ * or a child's once that child's own count is gone.  The last one drops
+ * the reference to its parent state, which loses a count in turn -- a
+ * loop, not recursion, however deep the process tree.  Process context.
  */
 static void vperfctr_inherit_put(struct vperfctr *perfctr)
 {
 	struct vperfctr *parent, *held = NULL;
 
 	while (atomic_dec_and_test(&perfctr->inherit_pending) && perfctr->inherit_parent) {
+		spin_lock(&vperfctr_merge_lock);
 		parent = perfctr->inherit_parent;
 		perfctr->inherit_parent = NULL;
-		vperfctr_merge(parent, perfctr);
+		spin_unlock(&vperfctr_merge_lock);
 		/* The child's reference to @parent is now ours. */
 		if (held)
 			vperfctr_put(held);
@@ -670,10 +890,18 @@ static void vperfctr_detach(struct vperfctr *perfctr, struct task_struct *tsk)
 	task_unlock(tsk);
 	vperfctr_put_pmu(perfctr);
 	vperfctr_update_tick_dep(perfctr, tsk);
-	/* Final unless inheriting children run on: then the last of them. */
+	/* Its totals go up now; those of descendants still running, later. */
+	vperfctr_merge_up(perfctr);
 	vperfctr_inherit_put(perfctr);
-	/* Who waited for the detach finds the PMU released and the merge done. */
-	wake_up_var(&perfctr->owner);
+	/*
+	 * Only now is the detach done for readers (vperfctr_begin()): who
+	 * saw the owner gone, or waited for it, finds the PMU released and
+	 * the merge done.
+	 */
+	smp_store_release(&perfctr->detached, true);
+	/* The store before wake_up_var()'s waitqueue_active() check. */
+	smp_mb();
+	wake_up_var(&perfctr->detached);
 	vperfctr_put(perfctr);
 }
 
@@ -843,8 +1071,10 @@ static struct task_struct *vperfctr_begin(struct vperfctr *perfctr, bool need_ow
 	struct task_struct *tsk = vperfctr_get_owner(perfctr);
 	int err;
 
-	if (!tsk)
-		return need_owner ? ERR_PTR(-ESRCH) : NULL;
+	if (!tsk) {
+		err = -ESRCH;
+		goto detached;
+	}
 	err = vperfctr_lock_task(tsk);
 	if (!err && READ_ONCE(perfctr->owner) != tsk) {
 		/* Detached while we looked (exit or exec of a traced thread). */
@@ -856,16 +1086,25 @@ static struct task_struct *vperfctr_begin(struct vperfctr *perfctr, bool need_ow
 		 * before its exit_thread() detaches the state.  Reading and
 		 * unlinking wait for the detach, as they would after it.
 		 */
-		err = wait_var_event_killable(&perfctr->owner, !READ_ONCE(perfctr->owner));
-		if (!err)
-			err = -ESRCH;
+		err = -ESRCH;
 	}
 	if (!err)
 		return tsk;
 	put_task_struct(tsk);
-	if (err == -ESRCH && !need_owner)
-		return NULL;		/* detached: readable by anyone */
-	return ERR_PTR(err);
+	if (err != -ESRCH)
+		return ERR_PTR(err);
+detached:
+	if (need_owner)
+		return ERR_PTR(err);
+	/*
+	 * Detached, or being detached: the owner is cleared before the PMU
+	 * is released and the state merged into its parent.  A reader waits
+	 * for the end of the detach, so that the parent's children's sums
+	 * it reads next have this state in them.
+	 */
+	err = wait_var_event_killable(&perfctr->detached,
+				      smp_load_acquire(&perfctr->detached));
+	return err ? ERR_PTR(err) : NULL;	/* detached: readable by anyone */
 }
 
 static void vperfctr_end(struct task_struct *tsk)
@@ -876,20 +1115,6 @@ static void vperfctr_end(struct task_struct *tsk)
 	}
 }
 
-/*
- * Who may use perfctr: the kernel's own rules for perf_events, plus
- * kernel.perfctr_access (Documentation/userspace-api/perfctr/virtual.rst,
- * "Privileges"):
- *   2 (default)  every user: the TSC and counters of user-mode events;
- *   1            perfmon_capable() callers only;
- *   0            nobody: perfctr is off (perfctr_info() still answers).
- * perf_event_paranoid above 2 (Debian's and Android's "no perf for
- * unprivileged users") keeps out all but CAP_SYS_ADMIN, as it keeps them
- * out of perf_event_open(); LSMs are asked as for perf_event_open().
- * Checked with the caller's credentials when it creates or programs a
- * state: a tracer programming its tracee needs the rights itself.
- */
-static int sysctl_perfctr_access __read_mostly = 2;
 
 static const struct ctl_table vperfctr_sysctls[] = {
 	{
@@ -899,20 +1124,31 @@ static const struct ctl_table vperfctr_sysctls[] = {
 		.mode		= 0644,
 		.proc_handler	= proc_dointvec_minmax,
 		.extra1		= SYSCTL_ZERO,
-		.extra2		= SYSCTL_TWO,
+		.extra2		= SYSCTL_THREE,
 	},
 };
 
-static int vperfctr_may_use(void)
+/*
+ * May the caller create a state (@pmcs false) or program one with
+ * programmable counters (@pmcs true)?  0 or -EACCES; *@needed (if not
+ * NULL) is the lowest kernel.perfctr_access that allows it.
+ */
+static int vperfctr_may_use(bool pmcs, int *needed)
 {
-	int access = READ_ONCE(sysctl_perfctr_access);
+	int access = READ_ONCE(sysctl_perfctr_access), need;
 
-	if (!access || (access < 2 && !perfmon_capable()))
+	if (perfmon_capable())
+		need = VPERFCTR_ACCESS_CAPABLE;
+	else
+		need = pmcs ? VPERFCTR_ACCESS_USERS_PMCS : VPERFCTR_ACCESS_USERS_TSC;
+	if (access < need)
 		return -EACCES;
 #ifdef CONFIG_PERF_EVENTS
 	if (READ_ONCE(sysctl_perf_event_paranoid) > 2 && !capable(CAP_SYS_ADMIN))
 		return -EACCES;
 #endif
+	if (needed)
+		*needed = need;
 	return security_perf_event_open(PERF_SECURITY_OPEN);
 }
 
@@ -960,9 +1196,9 @@ static struct vperfctr *vperfctr_inherit(struct vperfctr *parent, struct task_st
 		return perfctr;
 	st = cpu_state(perfctr);
 	st->control = cpu_state(parent)->control;
-	err = vperfctr_may_use();
+	err = perfctr_cpu_update_control(st, 0);
 	if (!err)
-		err = perfctr_cpu_update_control(st, 0);
+		err = vperfctr_may_use(perfctr_cstatus_nrctrs(st->cstatus), &perfctr->access_needed);
 	if (!err && perfctr_cpu_counts_kernel(st))
 		err = vperfctr_may_count_kernel();
 	if (!err && perfctr_cstatus_nrctrs(st->cstatus))
@@ -973,6 +1209,7 @@ static struct vperfctr *vperfctr_inherit(struct vperfctr *parent, struct task_st
 	}
 	perfctr->si_signo = parent->si_signo;
 	perfctr->flags = parent->flags;
+	perfctr->sample_period = parent->sample_period;
 	/* The parent's affinity, which the child has, already excludes them. */
 	cpumask_copy(perfctr->forbidden, parent->forbidden);
 	perfctr->forbidden_on = parent->forbidden_on;
@@ -991,7 +1228,12 @@ void __vperfctr_fork(struct task_struct *child, u64 clone_flags)
 	unsigned int want = clone_flags & CLONE_THREAD ? VPERFCTR_CONTROL_INHERIT_THREAD
 						       : VPERFCTR_CONTROL_INHERIT;
 
-	/* Not io_uring's or vhost's workers: they run no user code. */
+	/*
+	 * The child starts without the parent's tick dependency:
+	 * copy_process() cleared the copy dup_task_struct() made
+	 * (tick_dep_init_task()); an inherited state sets its own below.
+	 * Not io_uring's or vhost's workers: they run no user code.
+	 */
 	if (!(parent->flags & want) || child->flags & (PF_KTHREAD | PF_USER_WORKER))
 		return;
 	perfctr = vperfctr_inherit(parent, child);
@@ -999,6 +1241,12 @@ void __vperfctr_fork(struct task_struct *child, u64 clone_flags)
 		vperfctr_unmerged_child(parent);
 		return;
 	}
+	/* One more descendant running, until vperfctr_merge_up(). */
+	spin_lock(&parent->children_lock);
+	vperfctr_children_begin(&parent->state->children);
+	parent->state->children.nr_running++;
+	vperfctr_children_end(&parent->state->children);
+	spin_unlock(&parent->children_lock);
 	/* The child is not visible yet; its first switch-in starts the counters. */
 	task_lock(child);
 	perfctr->owner = child;		/* the allocation's reference */
@@ -1022,7 +1270,7 @@ static int do_vperfctr_open(int tid, int creat)
 	if (tid < 0 || (creat & ~VPERFCTR_OPEN_CREAT))
 		return -EINVAL;
 	if (creat) {
-		err = vperfctr_may_use();
+		err = vperfctr_may_use(false, NULL);
 		if (err)
 			return err;
 	}
@@ -1174,7 +1422,7 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	bool forbidden_on, had_pmu;
 	unsigned long flags;
 	unsigned int i;
-	int err;
+	int err, access_needed;
 
 	tsk = vperfctr_begin(perfctr, true);
 	if (IS_ERR(tsk))
@@ -1197,7 +1445,7 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 		err = -EINVAL;
 		goto out;
 	}
-	err = vperfctr_may_use();
+	err = vperfctr_may_use(perfctr_cstatus_nrctrs(next->cstatus), &access_needed);
 	if (!err && perfctr_cpu_counts_kernel(next))
 		err = vperfctr_may_count_kernel();
 	if (err)
@@ -1254,6 +1502,8 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	perfctr->forbidden_on = forbidden_on;
 	perfctr->si_signo = ctl->si_signo;
 	perfctr->flags = ctl->flags;
+	perfctr->access_needed = access_needed;
+	perfctr->sample_period = vperfctr_sample_period(st);
 	if (tsk == current)
 		vperfctr_resume_locked(perfctr);
 	perfctr_irq_restore(flags);
@@ -1302,7 +1552,7 @@ static int do_vperfctr_iresume(struct vperfctr *perfctr)
 		if (perfctr->throttled) {
 			/* Already left to the next tick. */
 		} else if (perfctr->ovf_count >= VPERFCTR_MAX_OVERFLOWS_PER_TICK &&
-			   !time_after(jiffies, perfctr->ovf_tick)) {
+			   jiffies == perfctr->ovf_tick) {
 			perfctr->throttled = true;
 			vperfctr_update_tick_dep(perfctr, tsk);
 		} else {

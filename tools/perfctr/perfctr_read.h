@@ -123,13 +123,13 @@ static inline void perfctr_state_read_children(const struct vperfctr_state *s,
 			;
 		c->nr_merged = PERFCTR_LOAD(s->children.nr_merged);
 		c->nr_unmerged = PERFCTR_LOAD(s->children.nr_unmerged);
+		c->nr_running = PERFCTR_LOAD(s->children.nr_running);
 		c->sum.tsc = PERFCTR_LOAD(s->children.sum.tsc);
 		for (i = 0; i < PERFCTR_NRCTRS; i++)
 			c->sum.pmc[i] = PERFCTR_LOAD(s->children.sum.pmc[i]);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	} while (PERFCTR_LOAD(s->children.sequence) != seq);
 	c->sequence = seq;
-	c->_reserved = 0;
 }
 
 /* All of the owner's counters; needs RDPMC if any PMC runs. */

@@ -15,6 +15,7 @@
 #define pr_fmt(fmt) "perfctr: " fmt
 
 #include <linux/atomic.h>
+#include <linux/cpuhotplug.h>
 #include <linux/init.h>
 #include <linux/mutex.h>
 #include <linux/perfctr.h>
@@ -22,6 +23,7 @@
 #include <linux/printk.h>
 #include <linux/static_call.h>
 #include <linux/string.h>
+#include <linux/syscore_ops.h>
 #include <asm/pmc.h>
 #include <asm/ptrace.h>
 #include <asm/time.h>
@@ -321,14 +323,42 @@ void perfctr_cpu_fill_info(struct perfctr_info *info)
 		info->cpu_features |= PERFCTR_FEATURE_PMU_BUSY;
 }
 
+/*
+ * A CPU coming online, or the boot CPU resuming from sleep, may hold
+ * anything in its MMCRs (the CPU's restore code, firmware, a hypervisor):
+ * a cache that still named the control last loaded there would spare its
+ * reload, and the counters would silently count nothing.  Zero is the
+ * cache of a CPU never loaded: the next resume there loads everything.
+ */
+static int perfctr_ppc_cpu_forget(unsigned int cpu)
+{
+	memset(per_cpu_ptr(&perfctr_ppc_cache, cpu), 0, sizeof(struct perfctr_ppc_cache));
+	return 0;
+}
+
+static void perfctr_ppc_syscore_resume(void *data)
+{
+	perfctr_ppc_cpu_forget(smp_processor_id());
+}
+
+static const struct syscore_ops perfctr_ppc_syscore_ops = {
+	.resume = perfctr_ppc_syscore_resume,
+};
+
+static struct syscore perfctr_ppc_syscore = {
+	.ops = &perfctr_ppc_syscore_ops,
+};
+
 /**
  * perfctr_cpu_init - detect the CPU and choose its model
  *
- * Return: 0 (the timebase is always there).
+ * Return: 0 (the timebase is always there), or a negative errno if the
+ * CPU hotplug callback cannot be set up.
  */
 int __init perfctr_cpu_init(void)
 {
 	const struct perfctr_ppc_model *m = NULL;
+	int ret;
 
 	if (IS_ENABLED(CONFIG_PPC_BOOK3S_64))
 		m = perfctr_ppc64_probe();
@@ -350,6 +380,11 @@ int __init perfctr_cpu_init(void)
 		static_call_update(perfctr_ppc_resume_pmcs, m->resume_pmcs);
 		static_call_update(perfctr_ppc_sample_pmcs, m->sample_pmcs);
 	}
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "powerpc/perfctr:cache",
+					perfctr_ppc_cpu_forget, NULL);
+	if (ret < 0)
+		return ret;
+	register_syscore(&perfctr_ppc_syscore);
 	return 0;
 }
 

@@ -17,8 +17,9 @@
  *
  * MMCR0[FC] freezes all counting: it is set at every suspend, and a
  * resume writes the thread's MMCR0 last, so counting starts with the
- * thread's control complete.  MMCR1 (and MMCRA, MMCR2: always zero here)
- * are written only when the CPU last ran another control.  With
+ * thread's control complete.  MMCR1 (and MMCRA, MMCR2, POWER10's MMCR3:
+ * always zero here) are written only when the CPU last ran another
+ * control.  With
  * MMCR0[PMCC] = 00 problem state may read PMC1-6 (UPMC1-6), which is
  * perfctr's fast read; on ISA v3.1 (POWER10) MMCR0[PMCCEXT] must also be
  * clear, so it is cleared while the owner runs and set again at suspend.
@@ -146,6 +147,12 @@ static void ppc64_load_control(const struct perfctr_cpu_state *state,
 		ppc_enable_pmcs();
 		mtspr(SPRN_MMCRA, 0);
 		mtspr(SPRN_MMCR2, 0);
+		/*
+		 * ISA v3.1 (POWER10): MMCR3 extends PMC1-4's event selects;
+		 * what perf_events left there would change the events.
+		 */
+		if (cpu_has_feature(CPU_FTR_ARCH_31))
+			mtspr(SPRN_MMCR3, 0);
 		cache->loaded = true;
 	} else if (cache->mmcr1 == mmcr1) {
 		goto out;

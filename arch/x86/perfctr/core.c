@@ -49,6 +49,7 @@
 #include <linux/smp.h>
 #include <linux/static_call.h>
 #include <linux/string.h>
+#include <linux/syscore_ops.h>
 #include <linux/topology.h>
 
 #include <asm/cpuid/api.h>
@@ -183,7 +184,8 @@ u64 perfctr_x86_rdpmc(u32 map)
 /*
  * The value to write to an i-mode counter for its start: the start
  * sign-extended from the width it is read with (32 for the P4's fast
- * RDPMC) and cut to the counter's own width (@mask).
+ * RDPMC) and cut to the counter's own width (@mask; a fixed counter's
+ * is its own, CPUID 0xA EDX[12:5]).
  */
 static u64 imode_counter_value(const struct perfctr_pmc_state *pmc, u64 mask)
 {
@@ -271,9 +273,15 @@ void perfctr_x86_imode_resume(struct perfctr_cpu_state *state, perfctr_x86_istop
 		return;
 	/* No premature events or interrupts: stopped, then loaded. */
 	istop(state, cache);
-	for (i = perfctr_cstatus_nractrs(state->cstatus); i < nrctrs; i++)
-		perfctr_x86_wrmsr(imode_ctr_msr(m, state->pmc[i].map & map_mask),
-				  imode_counter_value(&state->pmc[i], perfctr_x86_width_mask));
+	for (i = perfctr_cstatus_nractrs(state->cstatus); i < nrctrs; i++) {
+		u32 map = state->pmc[i].map & map_mask;
+		u64 mask = perfctr_x86_width_mask;
+
+		if (m->fixed_width && map >= PERFCTR_X86_PMC_MAP_FIXED)
+			mask = GENMASK_ULL(m->fixed_width - 1, 0);
+		perfctr_x86_wrmsr(imode_ctr_msr(m, map),
+				  imode_counter_value(&state->pmc[i], mask));
+	}
 }
 
 /* Without i-mode counters (the other families). */
@@ -345,14 +353,18 @@ int perfctr_cpu_update_control(struct perfctr_cpu_state *state, int is_global)
 	err = static_call(perfctr_x86_check_control)(state, is_global);
 	if (err)
 		return err;
+	/* 0: no control; all ones: a cache that forgot (see perfctr_cpu_reserve()). */
 	do {
 		id = atomic_inc_return(&perfctr_control_id);
-	} while (!id);
+	} while (!id || id == ~0U);
 	m = perfctr_x86_cur_model;
 	perfctr_cpu_init_state(state, id, m && m->ctr_width ? m->ctr_width : 32);
-	for (i = 0; i < cc->nractrs + cc->nrictrs; i++)
+	for (i = 0; i < cc->nractrs + cc->nrictrs; i++) {
 		if (cc->pmc_map[i] & perfctr_x86_cur_ops->fast_rdpmc)
 			state->pmc[i].width = 32;	/* fast RDPMC: the low half */
+		else if (cc->pmc_map[i] >= PERFCTR_X86_PMC_MAP_FIXED && m->fixed_width)
+			state->pmc[i].width = m->fixed_width;
+	}
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_update_control);
@@ -807,8 +819,12 @@ static struct perfctr_x86_model perfctr_x86_cpuid_model;
  * family 6; AMD's (and Hygon's) core counters (PERFCTR_CORE), as many as
  * CPUID 0x80000022 gives with PerfMonV2 (which also brings the global
  * control: the core counters of perfctr_x86_amd_core, NumPerfCtrCore
- * (EBX[3:0]) of them), else the six of family 15h; else the K7's four.
- * The architectural perfmon and PerfMonV2 models are built in @buf.
+ * (EBX[3:0]) of them), else the six of family 15h; else the K7's four,
+ * with EventSelect[11:8] from family 10h on.  Where TSX uses PMC3 (a TSX
+ * force-abort part with MSR_TSX_FORCE_ABORT clear, as perf_events leaves
+ * it while it does not use PMC3) the counter is not offered: it would
+ * count TSX's events too, with no error.  The architectural perfmon and
+ * PerfMonV2 models are built in @buf.
  *
  * Return: the model, or NULL for none (the generic TSC-only model).
  */
@@ -828,6 +844,8 @@ perfctr_x86_detect_cpu(const struct perfctr_x86_cpuid *c, struct perfctr_x86_mod
 		if (c->arch_perfmon) {
 			perfctr_x86_parse_pmu_caps(&caps, c->eax10, c->ecx10, c->edx10,
 						   c->ext, c->gp23, c->fixed23);
+			if (c->tsx_owns_pmc3)
+				caps.gp &= ~BIT(3);
 			model = perfctr_x86_arch_model(&caps, eax.split.version_id,
 						       c->fw_writes, buf);
 			if (model)
@@ -837,7 +855,8 @@ perfctr_x86_detect_cpu(const struct perfctr_x86_cpuid *c, struct perfctr_x86_mod
 	case X86_VENDOR_AMD:
 	case X86_VENDOR_HYGON:
 		if (!c->perfctr_core)
-			return c->family >= 6 ? &perfctr_x86_k7 : NULL;
+			return c->family >= 0x10 ? &perfctr_x86_fam10h :
+			       c->family >= 6 ? &perfctr_x86_k7 : NULL;
 		if (!c->perfmon_v2)
 			return &perfctr_x86_amd_core_v1;
 		nr = c->ebx_80000022 & 0xf;	/* NumPerfCtrCore */
@@ -880,6 +899,15 @@ static const struct perfctr_x86_model * __init perfctr_x86_detect_boot_cpu(void)
 		      perf_cap & PERF_CAP_FW_WRITES;
 	if (c.perfmon_v2)
 		c.ebx_80000022 = cpuid_ebx(0x80000022);
+	if (boot_cpu_has(X86_FEATURE_TSX_FORCE_ABORT) &&
+	    !boot_cpu_has(X86_FEATURE_RTM_ALWAYS_ABORT)) {
+		u64 tfa = 0;
+
+		rdmsrq_safe(MSR_TSX_FORCE_ABORT, &tfa);
+		c.tsx_owns_pmc3 = !(tfa & MSR_TFA_RTM_FORCE_ABORT);
+		if (c.tsx_owns_pmc3)
+			pr_info("TSX uses PMC3 (MSR_TSX_FORCE_ABORT clear): PMC3 not offered\n");
+	}
 	return perfctr_x86_detect_cpu(&c, &perfctr_x86_cpuid_model);
 }
 
@@ -972,9 +1000,45 @@ EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_get_ops);
  *
  * Return: 0, or -ENODEV without a usable TSC.
  */
+/**
+ * perfctr_x86_cpu_forget - forget what a CPU's control registers hold
+ * @cpu: a CPU coming online, or the boot CPU resuming from sleep
+ *
+ * Its PMU registers may now hold anything: AMD's amd_pmu_cpu_starting()
+ * zeroes the global control at every online, S3 and S4 resume bring the
+ * registers back at zero, firmware may leave them programmed.  A cache
+ * that still named the control last loaded would spare its rewrite, and
+ * the counters would silently count nothing (or the wrong events).  All
+ * ones matches no control: the next resume there writes every register.
+ * Runs on @cpu before the scheduler sends it tasks, or with interrupts
+ * off in the resume.
+ *
+ * Return: 0.
+ */
+VISIBLE_IF_KUNIT int perfctr_x86_cpu_forget(unsigned int cpu)
+{
+	memset(per_cpu_ptr(&perfctr_x86_cache, cpu), 0xff, sizeof(struct perfctr_x86_cache));
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_cpu_forget);
+
+static void perfctr_x86_syscore_resume(void *data)
+{
+	perfctr_x86_cpu_forget(smp_processor_id());
+}
+
+static const struct syscore_ops perfctr_x86_syscore_ops = {
+	.resume = perfctr_x86_syscore_resume,
+};
+
+static struct syscore perfctr_x86_syscore = {
+	.ops = &perfctr_x86_syscore_ops,
+};
+
 int __init perfctr_cpu_init(void)
 {
 	const struct perfctr_x86_model *model;
+	int ret;
 
 	if (!boot_cpu_has(X86_FEATURE_TSC))
 		return -ENODEV;
@@ -995,6 +1059,12 @@ int __init perfctr_cpu_init(void)
 		model->ops->boot(model);
 
 	perfctr_x86_use_model(model);
+	/* CPUs coming online and the resume from sleep: perfctr_x86_cpu_forget(). */
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "x86/perfctr:cache",
+					perfctr_x86_cpu_forget, NULL);
+	if (ret < 0)
+		return ret;
+	register_syscore(&perfctr_x86_syscore);
 	return 0;
 }
 

@@ -160,16 +160,25 @@ static void two_counters_count_separately(struct kunit *test)
 
 /* ---- The control register cache ---- */
 
+/*
+ * The P6 (an enable bit, no global control): the first resume writes
+ * EVNTSEL0, the suspend clears its enable bit (nothing counts for the
+ * next thread), and each later resume on the same CPU sets it again --
+ * two writes a switch, the other event selects cached.
+ */
 static void resume_writes_control_once(struct kunit *test)
 {
 	struct perfctr_cpu_state *st = counting_state(test, &perfctr_x86_p6, 40);
 
 	sim_run(st, 1);
-	KUNIT_EXPECT_EQ(test, 1U, sim_hw.wrmsrs);
-	KUNIT_EXPECT_EQ(test, (u64)(EN | USR | EVENT), sim_hw.evntsel[0]);
+	KUNIT_EXPECT_EQ(test, 2U, sim_hw.wrmsrs);
+	KUNIT_EXPECT_EQ(test, (u64)(EN | USR | EVENT), sim_hw.run_evntsel[0]);
+	KUNIT_EXPECT_EQ(test, (u64)(USR | EVENT), sim_hw.evntsel[0]);	/* stopped */
 	sim_run(st, 1);
 	sim_run(st, 1);
-	KUNIT_EXPECT_EQ(test, 1U, sim_hw.wrmsrs);	/* cached: no MSR writes */
+	KUNIT_EXPECT_EQ(test, 6U, sim_hw.wrmsrs);	/* the enable bit, on and off */
+	KUNIT_EXPECT_EQ(test, -1, sim_written(MSR_P6_EVNTSEL0 + 1, 0));
+	KUNIT_EXPECT_EQ(test, 3ULL, st->pmc[0].sum);
 }
 
 static void resume_writes_only_what_differs(struct kunit *test)
@@ -185,12 +194,15 @@ static void resume_writes_only_what_differs(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(sb, 0));
 	KUNIT_EXPECT_NE(test, sa->k1.id, sb->k1.id);
 	sim_run(sa, 1);
-	KUNIT_EXPECT_EQ(test, 2U, sim_hw.wrmsrs);
+	KUNIT_EXPECT_EQ(test, 3U, sim_hw.wrmsrs);	/* both, then EVNTSEL0's enable */
 	sim_run(sb, 1);
-	KUNIT_EXPECT_EQ(test, 3U, sim_hw.wrmsrs);	/* EVNTSEL1 only */
-	KUNIT_EXPECT_EQ(test, (u64)(OS | 0x79), sim_hw.evntsel[1]);
+	/* EVNTSEL0's enable on, EVNTSEL1 (the one that differs), enable off. */
+	KUNIT_EXPECT_EQ(test, 6U, sim_hw.wrmsrs);
+	KUNIT_EXPECT_EQ(test, 4, sim_written(MSR_P6_EVNTSEL0 + 1, 3));
+	KUNIT_EXPECT_EQ(test, (u64)(OS | 0x79), sim_hw.run_evntsel[1]);
 	sim_run(sb, 1);
-	KUNIT_EXPECT_EQ(test, 3U, sim_hw.wrmsrs);
+	KUNIT_EXPECT_EQ(test, 8U, sim_hw.wrmsrs);
+	KUNIT_EXPECT_EQ(test, -1, sim_written(MSR_P6_EVNTSEL0 + 1, 6));
 }
 
 static void unused_counters_are_disabled(struct kunit *test)
@@ -206,8 +218,9 @@ static void unused_counters_are_disabled(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(one, 0));
 	sim_run(two, 10);
 	sim_run(one, 10);
-	KUNIT_EXPECT_EQ(test, 0ULL, sim_hw.evntsel[1]);
-	KUNIT_EXPECT_EQ(test, (u64)sel0, sim_hw.evntsel[0]);
+	KUNIT_EXPECT_EQ(test, 0ULL, sim_hw.run_evntsel[1]);
+	KUNIT_EXPECT_EQ(test, (u64)sel0, sim_hw.run_evntsel[0]);
+	KUNIT_EXPECT_EQ(test, 10ULL, one->pmc[0].sum);
 }
 
 static void new_control_gets_new_id(struct kunit *test)
@@ -218,8 +231,9 @@ static void new_control_gets_new_id(struct kunit *test)
 	KUNIT_EXPECT_NE(test, 0U, id);
 	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
 	KUNIT_EXPECT_NE(test, id, st->k1.id);
-	sim_run(st, 1);
+	sim_resume(st);
 	KUNIT_EXPECT_EQ(test, st->k1.id, perfctr_x86_this_cache()->id);
+	sim_suspend(st);
 }
 
 /* ---- Model selection and the static calls ---- */
@@ -280,7 +294,6 @@ static void rdpmc_permission_follows_the_mm(struct kunit *test)
 {
 	struct mm_struct *old, *new;
 
-	BUILT_IN_ONLY(test);
 	if (static_branch_unlikely(&rdpmc_always_available_key) ||
 	    static_branch_unlikely(&rdpmc_never_available_key))
 		kunit_skip(test, "perf's rdpmc sysfs knob is not 1 (the default)");
@@ -327,12 +340,49 @@ static void rdpmc_permission_follows_the_mm(struct kunit *test)
 	mmput(new);
 }
 
+/*
+ * fork(): dup_mm() copies the parent's mm_struct whole, RDPMC count
+ * included, then mm_init() runs init_new_context().  The child's mm must
+ * start at zero: no event or state of its own is mapped there, and the
+ * parent's unmap would never balance a copied count (CR4.PCE would stay
+ * set for the child until it execs).
+ */
+static void forked_mm_starts_without_rdpmc(struct kunit *test)
+{
+	struct mm_struct *parent, *child;
+
+	if (static_branch_unlikely(&rdpmc_always_available_key) ||
+	    static_branch_unlikely(&rdpmc_never_available_key))
+		kunit_skip(test, "perf's rdpmc sysfs knob is not 1 (the default)");
+	parent = mm_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, parent);
+	child = mm_alloc();
+	if (!child)
+		mmput(parent);
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	perfctr_x86_use_model(&perfctr_x86_k7);
+	KUNIT_EXPECT_TRUE(test, perfctr_cpu_rdpmc_get(parent));
+	/* What dup_mm()'s memcpy() leaves, then what mm_init() does. */
+	atomic_set(&child->context.perf_rdpmc_allowed,
+		   atomic_read(&parent->context.perf_rdpmc_allowed));
+	KUNIT_EXPECT_EQ(test, 0, init_new_context(current, child));
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&child->context.perf_rdpmc_allowed));
+	kthread_use_mm(child);
+	KUNIT_EXPECT_FALSE(test, pce_on());
+	kthread_unuse_mm(child);
+	kthread_use_mm(parent);
+	KUNIT_EXPECT_TRUE(test, pce_on());
+	kthread_unuse_mm(parent);
+	perfctr_cpu_rdpmc_put(parent);
+	mmput(parent);
+	mmput(child);
+}
+
 /* perf's rdpmc knob at 0 takes PERFCTR_FEATURE_RDPMC out of perfctr_info(). */
 static void rdpmc_knob_off_hides_the_feature(struct kunit *test)
 {
 	struct perfctr_info info = {};
 
-	BUILT_IN_ONLY(test);
 	if (static_branch_unlikely(&rdpmc_never_available_key))
 		kunit_skip(test, "perf's rdpmc sysfs knob is 0 already");
 	perfctr_x86_use_model(&perfctr_x86_k7);
@@ -399,6 +449,16 @@ static const struct {
 	{ "Hygon family 18h: as AMD",
 	  { .vendor = X86_VENDOR_HYGON, .family = 0x18, .perfctr_core = true },
 	  PERFCTR_X86_AMD_FAM15H, 6, 0, 48, false },
+	{ "AMD family 10h: the K7's four counters, EventSelect[11:8] too",
+	  { .vendor = X86_VENDOR_AMD, .family = 0x10, .model = 2 },
+	  PERFCTR_X86_AMD_FAM10H, 4, 0, 48, false },
+	{ "AMD K8 (family 0Fh): the K7's",
+	  { .vendor = X86_VENDOR_AMD, .family = 0xf, .model = 0x21 },
+	  PERFCTR_X86_AMD_K7, 4, 0, 48, false },
+	{ "Intel Skylake with TSX force-abort, TFA clear: PMC3 is TSX's",
+	  { .vendor = X86_VENDOR_INTEL, .family = 6, .model = 0x5e, .arch_perfmon = true,
+	    .eax10 = 0x07300404, .edx10 = (48 << 5) | 3, .tsx_owns_pmc3 = true },
+	  PERFCTR_X86_INTEL_ARCH, 3, 3, 48, true },
 };
 
 KUNIT_ARRAY_PARAM_DESC(detect_cases, detect_cases, name);
@@ -420,6 +480,31 @@ static void detect_by_feature_not_family(struct kunit *test)
 			m->fixed_mask ? hweight32(m->fixed_mask) : m->nr_fixed);
 	KUNIT_EXPECT_EQ(test, t->width, m->ctr_width);
 	KUNIT_EXPECT_EQ(test, t->global, !!m->global_ctrl_msr);
+}
+
+/*
+ * Family 10h-16h without the core counters take EventSelect[11:8] in
+ * evntsel_high, as the user ABI says (family 10h and later); the K7/K8
+ * refuse it.  And where TSX owns PMC3 a control naming it is refused.
+ */
+static void fam10h_event_select_high_and_tsx_pmc3(struct kunit *test)
+{
+	u32 map = 0, sel = EN | USR | 0xc0;
+	struct perfctr_cpu_state *st;
+
+	sim_setup(test, &perfctr_x86_fam10h, 48);
+	st = sim_state(test, 1, &map, &sel);
+	st->control.evntsel_high[0] = 0x1;
+	KUNIT_EXPECT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	sim_setup(test, &perfctr_x86_k7, 48);
+	st = sim_state(test, 1, &map, &sel);
+	st->control.evntsel_high[0] = 0x1;
+	KUNIT_EXPECT_EQ(test, -EINVAL, perfctr_cpu_update_control(st, 0));
+
+	sim_setup(test, perfctr_x86_detect_cpu(&detect_cases[ARRAY_SIZE(detect_cases) - 1].c,
+					       sim_model_buf(test)), 48);
+	KUNIT_EXPECT_EQ(test, 0, sim_check_on(test, 2, EN | USR | EVENT));
+	KUNIT_EXPECT_EQ(test, -EINVAL, sim_check_on(test, 3, EN | USR | EVENT));
 }
 
 /*
@@ -582,6 +667,37 @@ static void reserve_refused_while_perf_holds(struct kunit *test)
 	perfctr_cpu_release(test_service);
 }
 
+/*
+ * A CPU that comes online (AMD's amd_pmu_cpu_starting() zeroes the global
+ * control), or the boot CPU resuming from S3/S4, holds registers the
+ * cache does not know: perfctr_x86_cpu_forget(), the hotplug and syscore
+ * callback, makes the next resume write them all.  Without it the state
+ * resumes on its cached id and counts nothing, with no error.
+ */
+static void cpu_online_forgets_the_cached_controls(struct kunit *test)
+{
+	const struct perfctr_x86_model *models[] = { &perfctr_x86_p6, ARCH };
+	u32 map = 0, sel = EN | USR | EVENT;
+	struct perfctr_cpu_state *st;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(models); i++) {
+		sim_setup(test, models[i], 40);
+		st = sim_state(test, 1, &map, &sel);
+		KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+		sim_run(st, 10);
+		/* Offline, online: the registers come back zeroed. */
+		memset(sim_hw.evntsel, 0, sizeof(sim_hw.evntsel));
+		sim_hw.fixed_ctrl = 0;
+		sim_hw.global = 0;
+		KUNIT_EXPECT_EQ(test, 0, perfctr_x86_cpu_forget(raw_smp_processor_id()));
+		sim_run(st, 20);
+		KUNIT_EXPECT_EQ_MSG(test, 30ULL, st->pmc[0].sum, "%s", models[i]->name);
+		KUNIT_EXPECT_EQ(test, (u64)(sel & ~EN), sim_hw.evntsel[0] & ~(u64)EN);
+		KUNIT_EXPECT_EQ(test, 0U, sim_hw.stray);
+	}
+}
+
 /* perf_events may have reprogrammed the PMU: a reservation forgets the cache. */
 static void reserve_forgets_the_cached_controls(struct kunit *test)
 {
@@ -594,11 +710,13 @@ static void reserve_forgets_the_cached_controls(struct kunit *test)
 	n = sim_hw.wrmsrs;
 	KUNIT_EXPECT_LT(test, 0U, n);
 	sim_run(st, 1);
-	KUNIT_EXPECT_EQ(test, n, sim_hw.wrmsrs);	/* cached: nothing written */
+	/* Cached: only the enable bit, on at the resume and off at the suspend. */
+	KUNIT_EXPECT_EQ(test, n + 2, sim_hw.wrmsrs);
+	n = sim_hw.wrmsrs;
 	reserve_or_skip(test);
 	sim_run(st, 1);
-	KUNIT_EXPECT_LT(test, n, sim_hw.wrmsrs);	/* everything written again */
-	KUNIT_EXPECT_EQ(test, (u64)(EN | USR | EVENT), sim_hw.evntsel[0]);
+	KUNIT_EXPECT_LT(test, n + 2, sim_hw.wrmsrs);	/* everything written again */
+	KUNIT_EXPECT_EQ(test, (u64)(EN | USR | EVENT), sim_hw.run_evntsel[0]);
 	perfctr_cpu_release(test_service);
 }
 
@@ -610,14 +728,16 @@ static void release_stops_the_counters(struct kunit *test)
 
 	reserve_or_skip(test);
 	sim_run(st, 10);
-	/* Suspended, but an a-mode event select stays enabled. */
-	KUNIT_EXPECT_NE(test, 0ULL, sim_hw.evntsel[0] & EN);
+	/* Suspended: stopped, the event kept in the select. */
+	KUNIT_EXPECT_EQ(test, 0ULL, sim_hw.evntsel[0] & EN);
+	KUNIT_EXPECT_NE(test, 0ULL, sim_hw.evntsel[0]);
 	perfctr_cpu_release(test_service);
 	KUNIT_EXPECT_EQ(test, 0ULL, sim_hw.evntsel[0]);
 	/* And the cache trusts nothing: the next resume writes it again. */
 	reserve_or_skip(test);
 	sim_run(st, 10);
-	KUNIT_EXPECT_EQ(test, (u64)(EN | USR | EVENT), sim_hw.evntsel[0]);
+	KUNIT_EXPECT_EQ(test, (u64)(EN | USR | EVENT), sim_hw.run_evntsel[0]);
+	KUNIT_EXPECT_EQ(test, 20ULL, st->pmc[0].sum);
 	perfctr_cpu_release(test_service);
 }
 
@@ -631,7 +751,6 @@ static void reserve_and_mediated_vpmu_exclude_each_other(struct kunit *test)
 	const struct perfctr_x86_model *m;
 	const char *holder;
 
-	BUILT_IN_ONLY(test);
 	m = boot_vendor_model(test);
 	perfctr_x86_use_model(m);
 	/* A VM with a mediated vPMU exists: perfctr is refused, naming KVM. */
@@ -790,7 +909,8 @@ static void static_calls_follow_each_family(struct kunit *test)
 	/* ... the P5 reads MSRs, the others RDPMC like the P6 family. */
 	KUNIT_EXPECT_PTR_NE(test, p5.suspend, mmx.suspend);
 	KUNIT_EXPECT_PTR_NE(test, p5.resume, mmx.resume);
-	KUNIT_EXPECT_PTR_EQ(test, mmx.suspend, p6.suspend);
+	/* The P6 family stops its counters at the suspend too. */
+	KUNIT_EXPECT_PTR_NE(test, mmx.suspend, p6.suspend);
 	KUNIT_EXPECT_PTR_EQ(test, vc3.resume, p6.resume);
 	/* Each family has its own check and control writer. */
 	KUNIT_EXPECT_PTR_NE(test, vc3.check, p6.check);
@@ -811,7 +931,6 @@ static void lvtpc_follows_the_reservation(struct kunit *test)
 	const struct perfctr_x86_model *m;
 	u32 before;
 
-	BUILT_IN_ONLY(test);
 	m = boot_vendor_model(test);
 	before = apic_read(APIC_LVTPC);
 	sim_imode_setup(test, m, 48);
@@ -864,7 +983,6 @@ static void overflow_interrupt_end_to_end(struct kunit *test)
 	unsigned long before, flags;
 	u32 lvtpc;
 
-	BUILT_IN_ONLY(test);
 	m = boot_vendor_model(test);
 	st = sim_istate(test, m, m->ctr_width, -100);
 	reserve_or_skip(test);
@@ -995,9 +1113,11 @@ static void unused_entries_must_be_zero(struct kunit *test)
 static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(counts_kernel_follows_the_os_bits),
 	KUNIT_CASE(rdpmc_permission_follows_the_mm),
+	KUNIT_CASE(forked_mm_starts_without_rdpmc),
 	KUNIT_CASE(rdpmc_knob_off_hides_the_feature),
 	KUNIT_CASE(tsc_constant_follows_the_cpu),
 	KUNIT_CASE_PARAM(detect_by_feature_not_family, detect_cases_gen_params),
+	KUNIT_CASE(fam10h_event_select_high_and_tsx_pmc3),
 	KUNIT_CASE(v6_rdpmc_user_disable_stays_clear),
 	KUNIT_CASE(counts_kernel_false_without_pmcs),
 	KUNIT_CASE(unused_entries_must_be_zero),
@@ -1025,6 +1145,7 @@ static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(reserve_takes_the_pmu_from_perf),
 	KUNIT_CASE(reserve_refused_while_perf_holds),
 	KUNIT_CASE(reserve_forgets_the_cached_controls),
+	KUNIT_CASE(cpu_online_forgets_the_cached_controls),
 	KUNIT_CASE(release_stops_the_counters),
 #ifdef CONFIG_PERF_GUEST_MEDIATED_PMU
 	KUNIT_CASE(reserve_and_mediated_vpmu_exclude_each_other),

@@ -91,6 +91,7 @@ void perfctr_x86_parse_pmu_caps(struct perfctr_x86_pmu_caps *caps, u32 eax10,
 	caps->gp &= GENMASK(PERFCTR_X86_MAX_GP - 1, 0);
 	caps->fixed &= GENMASK(PERFCTR_X86_MAX_FIXED - 1, 0);
 	caps->width = eax.split.bit_width;
+	caps->fixed_width = edx.split.bit_width_fixed;
 }
 EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_parse_pmu_caps);
 
@@ -129,7 +130,7 @@ VISIBLE_IF_KUNIT const struct perfctr_x86_model *
 perfctr_x86_hybrid_model(bool full_width, struct perfctr_x86_model *m)
 {
 	const struct perfctr_x86_pmu_caps *caps;
-	unsigned int cpu, width = 64;
+	unsigned int cpu, width = 64, fixed_width = 64;
 	u32 gp = 0, fixed = 0;
 
 	for_each_possible_cpu(cpu) {
@@ -139,6 +140,8 @@ perfctr_x86_hybrid_model(bool full_width, struct perfctr_x86_model *m)
 		gp |= caps->gp;
 		fixed |= caps->fixed;
 		width = min_t(unsigned int, width, caps->width);
+		if (caps->fixed)
+			fixed_width = min_t(unsigned int, fixed_width, caps->fixed_width);
 	}
 	if (!gp && !fixed)
 		return NULL;
@@ -146,6 +149,7 @@ perfctr_x86_hybrid_model(bool full_width, struct perfctr_x86_model *m)
 	m->nr_ctrs = fls(gp);
 	m->nr_fixed = fls(fixed);
 	m->ctr_width = clamp(width, 32U, 64U);
+	m->fixed_width = clamp(fixed_width, 32U, 64U);
 	m->gp_mask = gp;
 	m->fixed_mask = fixed;
 	m->ctr_write_msr = full_width ? MSR_IA32_PMC0 : 0;

@@ -224,7 +224,7 @@ static void hybrid_counts_a_big_core_counter(struct kunit *test)
 	sim_run(st, 12);
 	KUNIT_EXPECT_EQ(test, 42ULL, st->pmc[0].sum);
 	KUNIT_EXPECT_EQ(test, 42ULL, st->pmc[1].sum);
-	KUNIT_EXPECT_EQ(test, BIT_ULL(7) | BIT_ULL(35), sim_hw.global);
+	KUNIT_EXPECT_EQ(test, BIT_ULL(7) | BIT_ULL(35), sim_hw.run_global);
 }
 
 /* CPUID as Alder Lake's cores report it: leaf 0xA only, the common set. */

@@ -67,21 +67,17 @@ struct sim_pmu {
 	u32 log[64];		/* the MSRs written, in order */
 	unsigned int stray;	/* accesses outside the model's registers */
 	u32 gp_here;		/* hybrid: this CPU's general counters; 0: all */
+	/*
+	 * P6 family: the control registers as they were the last time
+	 * events were counted (sim_advance()): what the resume loaded,
+	 * which the suspend then stops.
+	 */
+	u64 run_evntsel[PERFCTR_NRCTRS];
+	u64 run_fixed_ctrl;
+	u64 run_global;
 };
 
 #define FIXED_CTR_MSR(n)	(0x309 + (n))
-
-/*
- * A few cases reach what the kernel exports to no module: perf's rdpmc
- * knob, the local APIC's registers, KVM's mediated vPMU calls.  With the
- * suite built in (the test kernels) they run; in the module they skip,
- * and the compiler drops their references as unreachable.
- */
-#define BUILT_IN_ONLY(test)							\
-	do {									\
-		if (!IS_BUILTIN(CONFIG_PERFCTR_X86_KUNIT_TEST))			\
-			kunit_skip(test, "reaches kernel internals no module may: built in only"); \
-	} while (0)
 
 #define ARCH	(&sim_arch_v2)
 #define AMD	(&perfctr_x86_amd_core)

@@ -69,6 +69,20 @@ const struct perfctr_x86_model perfctr_x86_k7 = {
 };
 EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_k7);
 
+/* Families 10h-16h without the core counters: the K7's, EventSelect[11:8] too. */
+const struct perfctr_x86_model perfctr_x86_fam10h = {
+	.name		= "AMD family 10h",
+	.cpu_type	= PERFCTR_X86_AMD_FAM10H,
+	.ops		= &perfctr_x86_p6_ops,
+	.nr_ctrs	= 4,
+	.evntsel_msr	= MSR_K7_EVNTSEL0,
+	.perfctr_msr	= MSR_K7_PERFCTR0,
+	.evntsel_stride	= 1,
+	.high_allowed	= 0xf,		/* EventSelect[11:8] */
+	.ctr_width	= 48,
+};
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_fam10h);
+
 const struct perfctr_x86_model perfctr_x86_amd_core = {
 	.name		= "AMD family 15h+ core counters",
 	.cpu_type	= PERFCTR_X86_AMD_FAM15H,
@@ -148,6 +162,9 @@ perfctr_x86_arch_model(const struct perfctr_x86_pmu_caps *caps, unsigned int ver
 		m->cpu_type = PERFCTR_X86_INTEL_ARCH;
 		m->nr_fixed = fls(caps->fixed);
 		m->fixed_mask = caps->fixed;
+		/* Not necessarily the general counters' width (CPUID 0xA EDX[12:5]). */
+		m->fixed_width = caps->fixed_width >= 32 && caps->fixed_width <= 64 ?
+				 caps->fixed_width : m->ctr_width;
 		m->global_ctrl_msr = MSR_CORE_PERF_GLOBAL_CTRL;
 		m->ovf_ctrl_msr = MSR_CORE_PERF_GLOBAL_OVF_CTRL;
 	}
@@ -230,8 +247,14 @@ static void p6_write_control(const struct perfctr_cpu_state *state)
 	u64 want[PERFCTR_NRCTRS] = {}, fixed = 0, global = 0;
 	u32 here;
 
-	if (cache->id == state->k1.id)
+	if (cache->id == state->k1.id) {
+		/* Stopped at the suspend (p6_astop()): start them again. */
+		if (m->global_ctrl_msr && cache->global != cache->id_global) {
+			cache->global = cache->id_global;
+			perfctr_x86_wrmsr(m->global_ctrl_msr, cache->global);
+		}
 		return;
+	}
 	cache->iid = 0;		/* the counters are reprogrammed */
 	for (i = 0; i < nrctrs; i++) {
 		pmc = cc->pmc_map[i];
@@ -264,6 +287,49 @@ static void p6_write_control(const struct perfctr_cpu_state *state)
 		perfctr_x86_wrmsr(m->global_ctrl_msr, global);
 	}
 	cache->id = state->k1.id;
+	cache->id_global = global;
+}
+
+/*
+ * Stop every counter of the suspended state on this CPU.  Whatever runs
+ * next -- another user's task, a KVM guest at CPL 3 -- must not be
+ * counted: its events would show in the owner's next start (its mapped
+ * page, or RDPMC) against the sums it folded (perf stops or clears its
+ * counters for the same reason: perf_clear_dirty_counters()).  With a
+ * global control (architectural perfmon v2+, AMD PerfMonV2) one write,
+ * and the event selects stay cached; without, each enable bit, and the
+ * next resume rewrites the event selects that differ.
+ */
+static void p6_astop(void)
+{
+	const struct perfctr_x86_model *m = perfctr_x86_cur_model;
+	struct perfctr_x86_cache *cache = perfctr_x86_this_cache();
+	unsigned int pmc;
+	u32 here;
+
+	if (m->global_ctrl_msr) {
+		if (cache->global) {
+			cache->global = 0;
+			perfctr_x86_wrmsr(m->global_ctrl_msr, 0);
+		}
+		return;
+	}
+	here = perfctr_x86_gp_here();
+	for (pmc = 0; pmc < m->nr_ctrs; pmc++) {
+		if (!(cache->evntsel[pmc] & P6_EVNTSEL_ENABLE) || !(here & BIT(pmc)))
+			continue;
+		cache->evntsel[pmc] &= ~(u64)P6_EVNTSEL_ENABLE;
+		perfctr_x86_wrmsr(m->evntsel_msr + pmc * m->evntsel_stride,
+				  cache->evntsel[pmc]);
+	}
+	cache->id = 0;
+}
+
+/* Fold the counters into the sums, then stop them (p6_astop()). */
+static void p6_suspend_pmcs(struct perfctr_cpu_state *state)
+{
+	perfctr_x86_rdpmc_suspend_pmcs(state);
+	p6_astop();
 }
 
 /*
@@ -342,7 +408,7 @@ static void p6_select(const struct perfctr_x86_model *m)
 
 const struct perfctr_x86_family_ops perfctr_x86_p6_ops = {
 	.check_control	= p6_check_control,
-	.suspend_pmcs	= perfctr_x86_rdpmc_suspend_pmcs,
+	.suspend_pmcs	= p6_suspend_pmcs,
 	.resume_pmcs	= perfctr_x86_rdpmc_resume_pmcs,
 	.write_control	= p6_write_control,
 	.isuspend	= p6_isuspend,

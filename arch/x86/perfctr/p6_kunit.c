@@ -231,8 +231,9 @@ static void arch_programs_fixed_ctrl_and_global(struct kunit *test)
 	struct perfctr_cpu_state *st = arch_three(test);
 
 	sim_run(st, 10);
-	KUNIT_EXPECT_EQ(test, (u64)(F_USR | (F_OS | F_USR) << 8), sim_hw.fixed_ctrl);
-	KUNIT_EXPECT_EQ(test, BIT_ULL(1) | BIT_ULL(32) | BIT_ULL(34), sim_hw.global);
+	KUNIT_EXPECT_EQ(test, (u64)(F_USR | (F_OS | F_USR) << 8), sim_hw.run_fixed_ctrl);
+	KUNIT_EXPECT_EQ(test, BIT_ULL(1) | BIT_ULL(32) | BIT_ULL(34), sim_hw.run_global);
+	KUNIT_EXPECT_EQ(test, 0ULL, sim_hw.global);	/* stopped at the suspend */
 	KUNIT_EXPECT_EQ(test, 0U, sim_hw.stray);
 }
 
@@ -249,16 +250,25 @@ static void arch_counts_general_and_fixed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0ULL, sim_hw.fixed_ctr[1]);	/* not ours: never enabled */
 }
 
-static void arch_second_resume_writes_nothing(struct kunit *test)
+/*
+ * With a global control, a switch costs two writes of it: off at the
+ * suspend, on at the resume; the event selects and the fixed counters'
+ * control stay cached.
+ */
+static void arch_second_resume_writes_only_global_ctrl(struct kunit *test)
 {
 	struct perfctr_cpu_state *st = arch_three(test);
 	unsigned int n;
 
 	sim_run(st, 1);
 	n = sim_hw.wrmsrs;
-	KUNIT_EXPECT_EQ(test, 3U, n);	/* EVNTSEL1, FIXED_CTR_CTRL, GLOBAL_CTRL */
+	/* EVNTSEL1, FIXED_CTR_CTRL, GLOBAL_CTRL; GLOBAL_CTRL at the suspend. */
+	KUNIT_EXPECT_EQ(test, 4U, n);
 	sim_run(st, 1);
-	KUNIT_EXPECT_EQ(test, n, sim_hw.wrmsrs);
+	KUNIT_EXPECT_EQ(test, n + 2, sim_hw.wrmsrs);
+	KUNIT_EXPECT_EQ(test, (int)n, sim_written(ARCH->global_ctrl_msr, n));
+	KUNIT_EXPECT_EQ(test, (int)n + 1, sim_written(ARCH->global_ctrl_msr, n + 1));
+	KUNIT_EXPECT_EQ(test, 2ULL, st->pmc[0].sum);
 }
 
 static void arch_stops_before_reprogramming(struct kunit *test)
@@ -273,15 +283,19 @@ static void arch_stops_before_reprogramming(struct kunit *test)
 	sb = sim_state(test, 1, &map, &b);
 	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(sa, 0));
 	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(sb, 0));
-	sim_run(sa, 5);
+	sim_resume(sa);
+	sim_advance(5);
 	sim_hw.wrmsrs = 0;
-	sim_run(sb, 5);
+	sim_suspend(sa);
+	sim_resume(sb);
 	/* Counter 0 is disabled globally before its event select changes. */
 	g = sim_written(ARCH->global_ctrl_msr, 0);
 	e = sim_written(ARCH->evntsel_msr, 0);
 	KUNIT_EXPECT_GE(test, g, 0);
 	KUNIT_EXPECT_GT(test, e, g);
 	KUNIT_EXPECT_EQ(test, BIT_ULL(1), sim_hw.global);
+	sim_advance(5);
+	sim_suspend(sb);
 	KUNIT_EXPECT_EQ(test, 5ULL, sb->pmc[0].sum);
 }
 
@@ -362,7 +376,7 @@ static void amd_counts_six_counters(struct kunit *test)
 	sim_run(st, 99);
 	for (i = 0; i < 6; i++)
 		KUNIT_EXPECT_EQ(test, 99ULL, st->pmc[i].sum);
-	KUNIT_EXPECT_EQ(test, GENMASK_ULL(5, 0), sim_hw.global);
+	KUNIT_EXPECT_EQ(test, GENMASK_ULL(5, 0), sim_hw.run_global);
 }
 
 static void amd_rejects_seven_counters(struct kunit *test)
@@ -394,6 +408,44 @@ KUNIT_ARRAY_PARAM(p6_family, p6_family, p6_family_desc);
 static const struct perfctr_x86_model *p6_model(struct kunit *test)
 {
 	return *(const struct perfctr_x86_model *const *)test->param_value;
+}
+
+/*
+ * While the owner is switched out, whoever runs next on the CPU (another
+ * user's task, a KVM guest at CPL 3) must not be counted: the counters
+ * stop at the suspend, and neither the sums nor the start that the next
+ * resume publishes in the mapped page show the foreign events.
+ */
+static void suspended_counters_count_no_foreign_events(struct kunit *test)
+{
+	const struct perfctr_x86_model *m = p6_model(test);
+	u32 maps[] = { 0, 1 }, sels[2];
+	struct perfctr_cpu_state *st;
+	u64 ctr0, ctr1;
+
+	sels[0] = EN | USR | EVENT;
+	sels[1] = sim_sel1(m, EN | USR | 0x79);
+	sim_setup(test, m, 40);
+	st = sim_state(test, 2, maps, sels);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	sim_run(st, 100);
+	ctr0 = sim_hw.ctr[0];
+	ctr1 = sim_hw.ctr[1];
+	sim_advance(1000);			/* the next task's events */
+	KUNIT_EXPECT_EQ(test, ctr0, sim_hw.ctr[0]);
+	KUNIT_EXPECT_EQ(test, ctr1, sim_hw.ctr[1]);
+	sim_resume(st);
+	KUNIT_EXPECT_EQ(test, ctr0, st->pmc[0].start);
+	KUNIT_EXPECT_EQ(test, ctr1, st->pmc[1].start);
+	sim_advance(5);
+	sim_suspend(st);
+	KUNIT_EXPECT_EQ(test, 105ULL, st->pmc[0].sum);
+	KUNIT_EXPECT_EQ(test, 105ULL, st->pmc[1].sum);
+	/* And it counts again after a resume on the cached control. */
+	sim_run(st, 7);
+	KUNIT_EXPECT_EQ(test, 112ULL, st->pmc[0].sum);
+	KUNIT_EXPECT_EQ(test, 112ULL, st->pmc[1].sum);
+	KUNIT_EXPECT_EQ(test, 0U, sim_hw.stray);
 }
 
 static int icheck(struct kunit *test, const struct perfctr_x86_model *m,
@@ -572,8 +624,8 @@ static void imode_suspend_stops_the_counters(struct kunit *test)
 	irun(st, 10);
 	KUNIT_EXPECT_EQ(test, 0ULL, sim_hw.evntsel[1]);
 	KUNIT_EXPECT_EQ(test, 0ULL, cache->evntsel[1]);
-	/* The a-mode counter is not stopped. */
-	KUNIT_EXPECT_EQ(test, (u64)(EN | USR | EVENT), sim_hw.evntsel[0]);
+	/* The a-mode counter is stopped too, its event kept. */
+	KUNIT_EXPECT_EQ(test, (u64)(USR | EVENT), sim_hw.evntsel[0]);
 	ctr = sim_hw.ctr[1];
 	sim_advance(5000);		/* another thread runs */
 	KUNIT_EXPECT_EQ(test, ctr, sim_hw.ctr[1]);
@@ -822,6 +874,32 @@ static void arch_model_has_the_cpuid_counters(struct kunit *test)
 		.width = 40 }, 2, false, sim_model_buf(test)));
 }
 
+/*
+ * CPUID 0xA EDX[12:5] gives the fixed counters' width, which need not be
+ * the general counters' (EAX[23:16]): each counter folds at its own, or
+ * a fixed counter's wrap would add 2^48 - 2^40 events to its sum.
+ */
+static void arch_fixed_counters_fold_at_their_own_width(struct kunit *test)
+{
+	const struct perfctr_x86_model *m = arch_from_cpuid(test, 4 | 8 << 8 | 48 << 16,
+							    3 | 40 << 5, false);
+	u32 maps[] = { 0, FIXED(1) }, sels[] = { EN | USR | EVENT, F_USR };
+	struct perfctr_cpu_state *st;
+
+	KUNIT_EXPECT_EQ(test, 48U, m->ctr_width);
+	KUNIT_EXPECT_EQ(test, 40U, m->fixed_width);
+	st = sim_state(test, 2, maps, sels);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	KUNIT_EXPECT_EQ(test, 48U, st->pmc[0].width);
+	KUNIT_EXPECT_EQ(test, 40U, st->pmc[1].width);
+	st->pmc[1].start = GENMASK_ULL(39, 0) - 4;
+	perfctr_x86_fold(&st->pmc[1], 5);
+	KUNIT_EXPECT_EQ(test, 10ULL, st->pmc[1].sum);
+	/* Without a width in EDX: the general counters'. */
+	m = arch_from_cpuid(test, 4 | 8 << 8 | 48 << 16, 3, false);
+	KUNIT_EXPECT_EQ(test, 48U, m->fixed_width);
+}
+
 /* Version 1 (Core Solo/Duo): an enable bit per counter, nothing global. */
 static void arch_v1_model(struct kunit *test)
 {
@@ -909,7 +987,7 @@ static struct kunit_case perfctr_x86_p6_cases[] = {
 	KUNIT_CASE(arch_accepts_fixed_alone),
 	KUNIT_CASE(arch_programs_fixed_ctrl_and_global),
 	KUNIT_CASE(arch_counts_general_and_fixed),
-	KUNIT_CASE(arch_second_resume_writes_nothing),
+	KUNIT_CASE(arch_second_resume_writes_only_global_ctrl),
 	KUNIT_CASE(arch_stops_before_reprogramming),
 	KUNIT_CASE(arch_wraps_at_48_bits),
 	KUNIT_CASE(amd_accepts_high_event_bits),
@@ -921,6 +999,7 @@ static struct kunit_case perfctr_x86_p6_cases[] = {
 	KUNIT_CASE(amd_counts_six_counters),
 	KUNIT_CASE(amd_rejects_seven_counters),
 	KUNIT_CASE(arch_model_has_the_cpuid_counters),
+	KUNIT_CASE(arch_fixed_counters_fold_at_their_own_width),
 	KUNIT_CASE(arch_v1_model),
 	KUNIT_CASE(arch_full_width_writes),
 	KUNIT_CASE_PARAM(imode_accepts_int_with_negative_ireset, p6_family_gen_params),
@@ -931,6 +1010,7 @@ static struct kunit_case perfctr_x86_p6_cases[] = {
 	KUNIT_CASE_PARAM(imode_needs_a_local_apic, p6_family_gen_params),
 	KUNIT_CASE(pcint_reported_only_where_it_should),
 	KUNIT_CASE_PARAM(imode_resume_writes_start_values, p6_family_gen_params),
+	KUNIT_CASE_PARAM(suspended_counters_count_no_foreign_events, p6_family_gen_params),
 	KUNIT_CASE(arch_fixed_imode_resume_writes_start_value),
 	KUNIT_CASE(imode_suspend_stops_the_counters),
 	KUNIT_CASE(arch_fixed_imode_suspend_stops_it),

@@ -11,9 +11,9 @@
  * 48 bits wide.  This file is that PMU and what the suites share; the
  * suites are a file per family of the driver: core_kunit.c, p6_kunit.c,
  * hybrid_kunit.c, p5_kunit.c (with the VIA C3) and p4_kunit.c.  The
- * driver's internals they reach are exported to them only with KUnit
- * (VISIBLE_IF_KUNIT, EXPORT_SYMBOL_IF_KUNIT): the suites may be built as
- * a module, perfctr_x86_kunit.
+ * driver's internals they reach are visible to them only with KUnit
+ * (VISIBLE_IF_KUNIT, EXPORT_SYMBOL_IF_KUNIT).  The suites are built in
+ * and run at boot only: they re-point the live driver (sim_suite_init()).
  */
 #include "kunit.h"
 
@@ -128,6 +128,10 @@ void sim_advance(u64 events)
 	u64 mask = GENMASK_ULL(sim_hw.width - 1, 0);
 	unsigned int i;
 
+	memcpy(sim_hw.run_evntsel, sim_hw.evntsel, sizeof(sim_hw.run_evntsel));
+	sim_hw.run_fixed_ctrl = sim_hw.fixed_ctrl;
+	sim_hw.run_global = sim_hw.global;
+
 	for (i = 0; i < sim_hw.model->nr_ctrs; i++) {
 		if (!sim_counting(i))
 			continue;
@@ -205,6 +209,13 @@ static bool saved_p4_ht;
 
 int sim_suite_init(struct kunit_suite *suite)
 {
+	/*
+	 * The cases re-point the live driver's static calls and wipe every
+	 * CPU's control cache: only at boot, before any user can count
+	 * (not when KUnit's debugfs runs the suite again later).
+	 */
+	if (system_state == SYSTEM_RUNNING)
+		return -EBUSY;
 	saved_model = perfctr_x86_cur_model;	/* the model chosen at boot */
 	saved_p4_ht = perfctr_x86_p4_ht;
 	return 0;

@@ -85,6 +85,9 @@ extern const struct perfctr_x86_family_ops perfctr_x86_p4_ops;
  * @ctr_width: counter width in bits, as read: sums fold at it and i-mode
  *	counters are written sign-extended to it; 0 where not known (the
  *	Cyrix, WinChip and VIA C3 counters): 32, their low half, then
+ * @fixed_width: the architectural perfmon's fixed counters' width
+ *	(CPUID 0xA EDX[12:5]), which need not be the general counters';
+ *	0: @ctr_width
  * @ovf_ctrl_msr: P6 family: the MSR that clears overflow status bits
  *	(bit layout of the global control), 0 if none
  * @gp_mask: P6 family: the general counters, if not the first @nr_ctrs
@@ -111,6 +114,7 @@ struct perfctr_x86_model {
 	bool p4_ext_cascade;
 	bool p4_iq_escr;
 	unsigned int ctr_width;
+	unsigned int fixed_width;
 	u32 ovf_ctrl_msr;
 	u32 gp_mask;
 	u32 fixed_mask;
@@ -126,12 +130,14 @@ struct perfctr_x86_model {
  * @gp: bitmap of its general counters
  * @fixed: bitmap of its fixed counters
  * @width: width of its general counters in bits
+ * @fixed_width: width of its fixed counters in bits
  * @type: its core type (enum x86_topology_cpu_type), for messages
  */
 struct perfctr_x86_pmu_caps {
 	u32 gp;
 	u32 fixed;
 	u8 width;
+	u8 fixed_width;
 	u8 type;
 };
 
@@ -153,6 +159,8 @@ struct perfctr_x86_pmu_caps {
  * @evntsel: value of each event select (P4: each CCCR)
  * @fixed_ctrl: value of IA32_FIXED_CTR_CTRL
  * @global: value of the global enable MSR
+ * @id_global: the global enable value of control @id (the P6 family stops
+ *	the counters at each suspend, and starts them again at the resume)
  * @cesr: P5 family: value of the CESR
  * @escr: P4: value of each ESCR, indexed by MSR - PERFCTR_P4_ESCR0
  * @pebs_enable: P4: value of PEBS_ENABLE
@@ -164,6 +172,7 @@ struct perfctr_x86_cache {
 	u64 evntsel[PERFCTR_NRCTRS];
 	u64 fixed_ctrl;
 	u64 global;
+	u64 id_global;
 	u32 cesr;
 	u32 escr[PERFCTR_P4_NR_ESCRS];
 	u32 pebs_enable;
@@ -172,6 +181,7 @@ struct perfctr_x86_cache {
 
 extern const struct perfctr_x86_model perfctr_x86_p6;
 extern const struct perfctr_x86_model perfctr_x86_k7;
+extern const struct perfctr_x86_model perfctr_x86_fam10h;
 extern const struct perfctr_x86_model perfctr_x86_amd_core;
 extern const struct perfctr_x86_model perfctr_x86_amd_core_v1;
 extern const struct perfctr_x86_model perfctr_x86_p5;
@@ -264,10 +274,13 @@ struct perfctr_x86_cache *perfctr_x86_this_cache(void);
  * @gp23: CPUID 0x23.1 EAX, the general counters' bitmap
  * @fixed23: CPUID 0x23.1 EBX, the fixed counters' bitmap
  * @ebx_80000022: CPUID 0x80000022 EBX (with @perfmon_v2)
+ * @tsx_owns_pmc3: X86_FEATURE_TSX_FORCE_ABORT (and not RTM_ALWAYS_ABORT)
+ *	with MSR_TSX_FORCE_ABORT's RTM_FORCE_ABORT clear: TSX uses PMC3
  */
 struct perfctr_x86_cpuid {
 	unsigned int vendor, family, model;
 	bool mmx, arch_perfmon, fw_writes, perfctr_core, perfmon_v2, ext;
+	bool tsx_owns_pmc3;
 	u32 eax10, ecx10, edx10, gp23, fixed23;
 	u32 ebx_80000022;
 };
@@ -290,6 +303,7 @@ extern u64 perfctr_x86_width_mask;
 extern bool perfctr_x86_p4_ht;
 struct perfctr_x86_pmu_caps *perfctr_x86_pmu_caps_of(unsigned int cpu);
 void perfctr_x86_use_model(const struct perfctr_x86_model *model);
+int perfctr_x86_cpu_forget(unsigned int cpu);
 const struct perfctr_x86_model *
 perfctr_x86_detect(unsigned int vendor, unsigned int family, unsigned int model, bool mmx);
 const struct perfctr_x86_model *

@@ -22,11 +22,14 @@
  * Reading the counters without a system call
  * ------------------------------------------
  * mmap() of a vperfctr file descriptor (one page, PROT_READ, MAP_SHARED)
- * gives the owner thread read access to a struct vperfctr_state.  A
- * counter's value is sum + perfctr_pmc_delta(now, start, width): now -
- * start modulo 2^width, where now is the hardware counter (RDTSC, RDPMC)
- * read by the owner thread and width its width in bits (struct
- * perfctr_pmc_state; the TSC's is 64).  The
+ * gives whoever holds the descriptor read access to a struct
+ * vperfctr_state.  Only the owner thread can compute a running counter's
+ * value from it, since it reads the hardware counter itself: the value
+ * is sum + perfctr_pmc_delta(now, start, width): now - start modulo
+ * 2^width, where now is the hardware counter (RDTSC, RDPMC) read by the
+ * owner thread and width its width in bits (struct perfctr_pmc_state;
+ * the TSC's is 64); other threads see the sums as of the owner's last
+ * suspend or sample.  The
  * kernel changes the state only while the owner thread is not in the
  * middle of a user-space read (at context switches, in the timer tick,
  * in the system calls), so a read is retried when the state changed
@@ -178,19 +181,22 @@ struct perfctr_cpu_state {
  * @nr_unmerged: inheriting descendants whose totals are not: their
  *	control or this state's changed after the fork, they unlinked their
  *	state, or the fork could not give them one
- * @_reserved: zero
+ * @nr_running: inheriting descendants still running (or whose totals
+ *	are on their way): theirs come when they finish
  * @sum: the sum of their final counts, in this state's control order
  *
  * A child that inherited the control (VPERFCTR_CONTROL_INHERIT,
  * VPERFCTR_CONTROL_INHERIT_THREAD) adds its own final sums and its
- * children's to its parent's state once it has exited and its own
- * inheriting children have done the same.
+ * children's so far to its parent's state when it exits, before wait()
+ * or pthread_join() can report it; descendants of it still running are
+ * counted in @nr_running until they finish, and their totals then reach
+ * every ancestor at once.
  */
 struct vperfctr_children {
 	__u32 sequence;
 	__u32 nr_merged;
 	__u32 nr_unmerged;
-	__u32 _reserved;
+	__u32 nr_running;
 	struct perfctr_sum_ctrs sum;
 };
 

@@ -178,9 +178,13 @@ static void print_text(FILE *f, const struct perfctr_cpu_control *cc,
 		print_count(f, c, i);
 		fprintf(f, "\t%s\n", ev->name[i]);
 	}
-	if (c->inherit)
+	if (c->inherit) {
 		fprintf(f, "children\t\t%u merged, %u not %s\n", c->children.nr_merged,
 			c->children.nr_unmerged, "(changed their control, or got no counters)");
+		if (c->children.nr_running)
+			fprintf(f, "children\t\t%u still running, not counted %s\n",
+				c->children.nr_running, "(daemons the command left behind)");
+	}
 }
 
 /* With --inherit: the parts of a count, after its total. */
@@ -202,8 +206,9 @@ static void print_json(FILE *f, const struct perfctr_info *info,
 	fprintf(f, ", \"cpu_khz\": %u, \"tsc\": %llu", info->cpu_khz, count_of(c, -1, 0));
 	json_parts(f, c, -1, "tsc_");
 	if (c->inherit)
-		fprintf(f, ", \"children_merged\": %u, \"children_unmerged\": %u",
-			c->children.nr_merged, c->children.nr_unmerged);
+		fprintf(f, ", \"children_merged\": %u, \"children_unmerged\": %u"
+			", \"children_running\": %u",
+			c->children.nr_merged, c->children.nr_unmerged, c->children.nr_running);
 	fprintf(f, ", \"events\": [");
 	for (i = 0; i < cc->nractrs; i++) {
 		fprintf(f, "%s{\"name\": ", i ? ", " : "");

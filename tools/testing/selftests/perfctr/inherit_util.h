@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -297,6 +298,57 @@ static inline int inherit_check_children(const struct inherit_plan *plan,
 		}
 	}
 	return 0;
+}
+
+/*
+ * A command that leaves a daemon behind: the caller (under an inheriting
+ * control) forks a child that forks a grandchild, which blocks, then
+ * runs @work(@arg) and exits.  @after_child: the caller's children's
+ * sums once the child is reaped (the daemon still running);
+ * @after_daemon: once the daemon, reparented to the caller (a child
+ * subreaper), is released and reaped too.  0, or a negative step.
+ */
+static inline int inherit_daemon_run(int fd, void (*work)(unsigned long), unsigned long arg,
+				     struct vperfctr_children *after_child,
+				     struct vperfctr_children *after_daemon)
+{
+	int hold[2], status, err = 0;
+	pid_t child, daemon;
+
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) || pipe(hold))
+		return -1;
+	child = fork();
+	if (child < 0)
+		return -2;
+	if (child == 0) {
+		daemon = fork();
+		if (daemon == 0) {
+			char ch;
+
+			close(hold[1]);
+			/* Until the caller closes its end. */
+			_exit(read(hold[0], &ch, 1) == 0 ? 0 : 1);
+		}
+		close(hold[0]);
+		close(hold[1]);
+		if (daemon < 0)
+			_exit(2);
+		work(arg);
+		_exit(0);
+	}
+	close(hold[0]);
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status))
+		err = -3;
+	if (!err && vperfctr_read_children(fd, after_child))
+		err = -4;
+	close(hold[1]);
+	daemon = wait(&status);
+	if (!err && (daemon < 0 || !WIFEXITED(status) || WEXITSTATUS(status)))
+		err = -5;
+	if (!err && vperfctr_read_children(fd, after_daemon))
+		err = -6;
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+	return err;
 }
 
 #endif

@@ -950,6 +950,37 @@ TEST(inherit_pmc_children_sums_are_exact)
 	close(fd);
 }
 
+/*
+ * perfex -I sh -c 'loop; daemon &': the loop's instructions are in the
+ * children's sums as soon as sh is waited for, to the instruction of
+ * the loop plus the kernel's fork and exit paths, with the daemon
+ * counted as running; its own few instructions follow when it ends.
+ */
+TEST(inherit_pmc_daemon_does_not_hold_back_the_loop)
+{
+	struct vperfctr_children c, d;
+	int fd;
+
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
+	fd = open_inherit(INHERIT_ALL);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, inherit_daemon_run(fd, insn_loop, INHERIT_LOOP, &c, &d));
+	TH_LOG("after the child: %u merged, %u running, %llu instructions; "
+	       "after the daemon: %u merged, %llu instructions", c.nr_merged, c.nr_running,
+	       (unsigned long long)c.sum.pmc[0], d.nr_merged, (unsigned long long)d.sum.pmc[0]);
+	EXPECT_EQ(1, c.nr_merged);
+	EXPECT_EQ(1, c.nr_running);
+	EXPECT_LE(INHERIT_LOOP, c.sum.pmc[0]);
+	EXPECT_GT(INHERIT_LOOP + 2000000, c.sum.pmc[0]);
+	EXPECT_EQ(2, d.nr_merged);
+	EXPECT_EQ(0, d.nr_running);
+	EXPECT_LT(c.sum.pmc[0], d.sum.pmc[0]);
+	EXPECT_GT(c.sum.pmc[0] + 2000000, d.sum.pmc[0]);
+	vperfctr_unlink(fd);
+	close(fd);
+}
+
 /* Every inheriting state holds the PMU: perf waits for the last of them. */
 TEST(inherit_pmc_child_holds_the_pmu)
 {
@@ -1078,6 +1109,11 @@ TEST(kernel_mode_counting_follows_perf_event_paranoid)
 	if (geteuid())
 		SKIP(return, "needs root to change %s", PARANOID_SYSCTL);
 	ASSERT_EQ(0, write_int(PARANOID_SYSCTL, 2));
+	/* The default kernel.perfctr_access 2 keeps users' PMCs out. */
+	EXPECT_EQ(2, read_int(ACCESS_SYSCTL));
+	EXPECT_EQ(EACCES, pmc_control_in_child(MMCR0_FCS, 1));
+	EXPECT_EQ(0, pmc_control_in_child(MMCR0_FCS, 0));
+	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, 3));
 	/* User mode only: every user; kernel mode too: not at paranoid 2. */
 	EXPECT_EQ(0, pmc_control_in_child(MMCR0_FCS, 1));
 	EXPECT_EQ(EACCES, pmc_control_in_child(0, 1));
@@ -1086,6 +1122,79 @@ TEST(kernel_mode_counting_follows_perf_event_paranoid)
 	ASSERT_EQ(0, write_int(PARANOID_SYSCTL, 1));
 	EXPECT_EQ(0, pmc_control_in_child(0, 1));
 	ASSERT_EQ(0, write_int(PARANOID_SYSCTL, old));
+	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, 2));
+}
+
+/*
+ * An administrator takes the PMU back: a user's PMC state (allowed at
+ * kernel.perfctr_access 3) stops when the sysctl goes back to 2, and the
+ * PMU is released before the user's next instruction, so perf's hardware
+ * events (here root's) can have it.  The user's next PMC control is
+ * refused.
+ */
+TEST(lowered_access_takes_the_pmu_back)
+{
+	static const unsigned int map[] = { PMC5 };
+	int paranoid = read_int(PARANOID_SYSCTL), go[2], ready[2], stopped[2];
+	int status, pfd;
+	pid_t pid;
+	char ch;
+
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
+	if (paranoid == SYSCTL_ABSENT)
+		SKIP(return, "no %s (CONFIG_PERF_EVENTS=n)", PARANOID_SYSCTL);
+	if (geteuid())
+		SKIP(return, "needs root to change %s", ACCESS_SYSCTL);
+	ASSERT_EQ(0, write_int(PARANOID_SYSCTL, 2));
+	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, 3));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(stopped));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		const struct vperfctr_state *s;
+		struct vperfctr_control c;
+		struct timespec t0, t;
+		int fd;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(40);
+		fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+		amode(&c, MMCR0_FCS, 1, map, NULL);
+		if (fd < 0 || vperfctr_control(fd, &c))
+			_exit(41);
+		s = vperfctr_map(fd);
+		if (!s || write(ready[1], "r", 1) != 1 || read(go[0], &ch, 1) != 1)
+			_exit(42);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		while (__atomic_load_n(&s->cpu_state.cstatus, __ATOMIC_ACQUIRE)) {
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			if (t.tv_sec - t0.tv_sec > 10)
+				_exit(43);	/* never stopped */
+		}
+		if (write(stopped[1], "s", 1) != 1)
+			_exit(44);
+		if (!vperfctr_control(fd, &c) || errno != EACCES)
+			_exit(45);
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(ready[0], &ch, 1));
+	/* The user holds the PMU. */
+	EXPECT_EQ(-1, perf_hw_open());
+	EXPECT_EQ(EBUSY, errno);
+	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, 2));
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(1, read(stopped[0], &ch, 1));
+	pfd = perf_hw_open();
+	EXPECT_LE(0, pfd) TH_LOG("perf_event_open: %s", strerror(errno));
+	if (pfd >= 0)
+		close(pfd);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, write_int(PARANOID_SYSCTL, paranoid));
 }
 
 /* ------------------------------------------- overflow signal lifetime */

@@ -1285,6 +1285,9 @@ TEST(privilege_perfctr_access_sysctl)
 	fd = self_tsc_state();
 	ASSERT_LE(0, fd);
 
+	/* 3 and 2 (the default): the TSC for every user. */
+	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, 3));
+	EXPECT_EQ(0, tsc_state_as_nobody());
 	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, 2));
 	EXPECT_EQ(0, tsc_state_as_nobody());
 	/* 1: perfmon_capable() callers only. */
@@ -1308,8 +1311,78 @@ TEST(privilege_perfctr_access_sysctl)
 	EXPECT_EQ(-1, vperfctr_open(0, VPERFCTR_OPEN_CREAT));
 	EXPECT_EQ(EACCES, errno);
 	/* Out of range: refused by the sysctl. */
-	EXPECT_EQ(-1, write_int(ACCESS_SYSCTL, 3));
+	EXPECT_EQ(-1, write_int(ACCESS_SYSCTL, 4));
 	EXPECT_EQ(0, read_int(ACCESS_SYSCTL));
+	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, old));
+	if (paranoid != SYSCTL_ABSENT)
+		ASSERT_EQ(0, write_int(PARANOID_SYSCTL, paranoid));
+}
+
+/* The default lets every user count the TSC, and only root the PMCs. */
+TEST(privilege_default_is_2)
+{
+	EXPECT_EQ(2, read_int(ACCESS_SYSCTL));
+}
+
+/*
+ * Root takes back what it no longer allows: lowering kernel.perfctr_access
+ * below what a running state's control needs stops that state at its
+ * owner's next switch-in or tick.  Its page shows it stopped, its sums
+ * stay readable and stop growing, and its next control is refused.
+ */
+TEST(privilege_lowered_access_stops_running_states)
+{
+	int old = read_int(ACCESS_SYSCTL), paranoid = read_int(PARANOID_SYSCTL);
+	int go[2], ready[2], status;
+	pid_t pid;
+	char ch;
+
+	ASSERT_LE(0, old);
+	if (geteuid())
+		SKIP(return, "needs root to change %s", ACCESS_SYSCTL);
+	if (paranoid != SYSCTL_ABSENT)
+		ASSERT_EQ(0, write_int(PARANOID_SYSCTL, 2));
+	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, 2));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(ready));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		const struct vperfctr_state *s;
+		struct vperfctr_control c;
+		unsigned long long a, b;
+		struct timespec t0, t;
+		int fd;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(40);
+		fd = self_tsc_state();
+		s = fd < 0 ? NULL : vperfctr_map(fd);
+		if (!s || write(ready[1], "r", 1) != 1 || read(go[0], &ch, 1) != 1)
+			_exit(41);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		while (__atomic_load_n(&s->cpu_state.cstatus, __ATOMIC_ACQUIRE)) {
+			sched_yield();
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			if (t.tv_sec - t0.tv_sec > 10)
+				_exit(42);	/* never stopped */
+		}
+		a = sys_tsc(fd);
+		usleep(20000);
+		b = sys_tsc(fd);
+		if (!a || a != b)
+			_exit(43);	/* still counting */
+		vperfctr_control_tsc(&c, 1);
+		if (!vperfctr_control(fd, &c) || errno != EACCES)
+			_exit(44);
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(ready[0], &ch, 1));
+	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, 1));
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
 	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, old));
 	if (paranoid != SYSCTL_ABSENT)
 		ASSERT_EQ(0, write_int(PARANOID_SYSCTL, paranoid));
@@ -1727,6 +1800,124 @@ TEST(inherit_fork_storm_reads_are_never_torn)
 	EXPECT_EQ(0, c.nr_unmerged);
 	vperfctr_unlink(r.fd);
 	close(r.fd);
+}
+
+/*
+ * A daemon the command leaves behind does not hold back the command's
+ * counts: the child's totals are in the caller's children's sums as
+ * soon as wait() reports the child, the daemon counted as running; when
+ * the daemon finishes, its totals follow and nothing runs any more.
+ */
+TEST(inherit_daemon_does_not_hold_back_the_merge)
+{
+	struct vperfctr_children c, d;
+	unsigned long long rate = tsc_per_ms();
+	int fd = inherit_tsc_state(INHERIT_ALL);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, inherit_daemon_run(fd, cpu_spin_ms, 30, &c, &d));
+	TH_LOG("after the child: %u merged, %u running, %llu ticks; after the daemon: "
+	       "%u merged, %u running, %llu ticks", c.nr_merged, c.nr_running,
+	       (unsigned long long)c.sum.tsc, d.nr_merged, d.nr_running,
+	       (unsigned long long)d.sum.tsc);
+	EXPECT_EQ(1, c.nr_merged);
+	EXPECT_EQ(1, c.nr_running);
+	EXPECT_EQ(0, c.nr_unmerged);
+	EXPECT_LE(30 * rate * 9 / 10, c.sum.tsc);
+	EXPECT_EQ(2, d.nr_merged);
+	EXPECT_EQ(0, d.nr_running);
+	EXPECT_EQ(0, d.nr_unmerged);
+	EXPECT_LT(c.sum.tsc, d.sum.tsc);
+	vperfctr_unlink(fd);
+	close(fd);
+}
+
+/*
+ * A read of an exited child's state waits for the end of its detach,
+ * the merge included (Documentation/userspace-api/perfctr/virtual.rst,
+ * "Inheritance"): the parent's children's sums read right after hold
+ * it.  pthread_join() returns before the thread's exit_thread(), and
+ * the detach clears the owner before it merges; the window is short, so
+ * this runs many rounds of JOIN_THREADS threads, each round checked at
+ * once, and stops at the first missing merge.  Then the same for
+ * children waited for (wait() reports after the detach).
+ */
+#define JOIN_ROUNDS	1500
+#define JOIN_THREADS	4
+
+static void *join_thread(void *arg)
+{
+	*(int *)arg = vperfctr_open(0, 0);
+	return NULL;
+}
+
+/* Read each exited state, then the parent's children's sums: all merged? */
+static int join_check(int fd, const int *cfd, unsigned int n, unsigned int round,
+		      struct vperfctr_children *prev)
+{
+	unsigned long long own = 0;
+	struct perfctr_sum_ctrs sum;
+	struct vperfctr_children c;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (cfd[i] < 0 || vperfctr_read(cfd[i], &sum, NULL))
+			return -1;
+		own += sum.tsc;
+	}
+	if (vperfctr_read_children(fd, &c))
+		return -1;
+	if (c.nr_merged != prev->nr_merged + n || c.nr_unmerged != prev->nr_unmerged ||
+	    c.sum.tsc != prev->sum.tsc + own) {
+		ksft_print_msg("round %u: %u merged (want %u), %u unmerged, sum %llu (want %llu)\n",
+			       round, c.nr_merged, prev->nr_merged + n, c.nr_unmerged,
+			       (unsigned long long)c.sum.tsc,
+			       (unsigned long long)(prev->sum.tsc + own));
+		return 1;
+	}
+	*prev = c;
+	return 0;
+}
+
+TEST(inherit_join_then_read_finds_the_merge)
+{
+	int fd = inherit_tsc_state(INHERIT_ALL), cfd[JOIN_THREADS], sv[2], status;
+	struct vperfctr_children prev;
+	pthread_t t[JOIN_THREADS];
+	struct inherit_node node;
+	unsigned int round, i;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vperfctr_read_children(fd, &prev));
+	for (round = 0; round < JOIN_ROUNDS; round++) {
+		for (i = 0; i < JOIN_THREADS; i++) {
+			cfd[i] = -1;
+			ASSERT_EQ(0, pthread_create(&t[i], NULL, join_thread, &cfd[i]));
+		}
+		for (i = 0; i < JOIN_THREADS; i++)
+			ASSERT_EQ(0, pthread_join(t[i], NULL));
+		ASSERT_EQ(0, join_check(fd, cfd, JOIN_THREADS, round, &prev));
+		for (i = 0; i < JOIN_THREADS; i++)
+			close(cfd[i]);
+	}
+	/* Children: the descriptor comes over a socket, wait() reaps. */
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_DGRAM, 0, sv));
+	for (round = 0; round < JOIN_ROUNDS / 10; round++) {
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0)
+			_exit(inherit_send(sv[1], 1, 0, 0) ? 1 : 0);
+		ASSERT_EQ(0, inherit_recv(sv[0], &node));
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+		ASSERT_EQ(0, join_check(fd, &node.fd, 1, round, &prev));
+		close(node.fd);
+	}
+	close(sv[0]);
+	close(sv[1]);
+	vperfctr_unlink(fd);
+	close(fd);
 }
 
 TEST(abi_layout_matches_kernel)
