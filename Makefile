@@ -16,7 +16,7 @@ X86_RT_CPUS ?= max
 # i386: QEMU's pentium (P5MMX), pentium3 (P6), athlon (K7), and the Cyrix
 # and VIA C3 identities QEMU has no model for (see scripts/run-tests.sh).
 I386_CPUS ?= pentium pentium3 athlon pentium2,vendor=CyrixInstead pentium3,vendor=CentaurHauls
-PPC64_CPUS ?= POWER9 POWER10 POWER8
+PPC64_CPUS ?= POWER9 POWER10 POWER8 powernv9
 PPC32_CPUS ?= G4 750 7450 604
 export X86_CPUS X86_RT_CPUS I386_CPUS PPC64_CPUS PPC32_CPUS
 

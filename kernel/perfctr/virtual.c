@@ -112,7 +112,7 @@ struct vperfctr {
 	 * any jiffies value but ovf_tick: a stamp may be weeks old, and
 	 * time_after() against it turns false after 2^31 ticks (24.8 days
 	 * at HZ=1000 on a 32-bit kernel), which would hold the counters
-	 * back for as long again.
+	 * back for as long again (vperfctr_new_tick()).
 	 */
 	unsigned long ovf_tick;
 	unsigned int ovf_count;
@@ -335,6 +335,14 @@ static void vperfctr_update_tick_dep(struct vperfctr *perfctr, struct task_struc
 		tick_dep_clear_task(tsk, TICK_DEP_BIT_PERF_EVENTS);
 }
 
+/* Is this tick another than the one of @perfctr's last overflow? */
+static bool vperfctr_new_tick(const struct vperfctr *perfctr)
+{
+	unsigned long now = jiffies;
+
+	return now != perfctr->ovf_tick;
+}
+
 /*
  * An i-mode counter overflowed (found at a suspend): re-arm it, keep only
  * the TSC running until vperfctr_iresume(), and signal the owner with
@@ -350,7 +358,7 @@ static void vperfctr_overflow(struct vperfctr *perfctr)
 	perfctr_cpu_ireload(st);
 	perfctr->iresume_cstatus = st->cstatus;
 	st->cstatus = perfctr_cstatus_has_tsc(st->cstatus) ? perfctr_mk_cstatus(1, 0, 0) : 0;
-	if (jiffies != perfctr->ovf_tick) {
+	if (vperfctr_new_tick(perfctr)) {
 		perfctr->ovf_tick = jiffies;
 		perfctr->ovf_count = 0;
 	}
@@ -504,7 +512,7 @@ void __vperfctr_sample(struct vperfctr *perfctr)
 {
 	unsigned long flags;
 
-	if (unlikely(perfctr->throttled) && jiffies != perfctr->ovf_tick) {
+	if (unlikely(perfctr->throttled) && vperfctr_new_tick(perfctr)) {
 		/* A new tick: restart what the throttle held back. */
 		perfctr_pmi_save(flags);
 		perfctr->throttled = false;
@@ -1061,6 +1069,12 @@ static struct task_struct *vperfctr_get_owner(struct vperfctr *perfctr)
 	return tsk;
 }
 
+static bool vperfctr_is_detached(struct vperfctr *perfctr)
+{
+	/* Pairs with the release that ends vperfctr_detach(). */
+	return smp_load_acquire(&perfctr->detached);
+}
+
 /*
  * Look up the state behind @fd and lock its owner for an operation.
  * Returns the owner (NULL if detached and @need_owner is false) or an
@@ -1102,8 +1116,7 @@ detached:
 	 * for the end of the detach, so that the parent's children's sums
 	 * it reads next have this state in them.
 	 */
-	err = wait_var_event_killable(&perfctr->detached,
-				      smp_load_acquire(&perfctr->detached));
+	err = wait_var_event_killable(&perfctr->detached, vperfctr_is_detached(perfctr));
 	return err ? ERR_PTR(err) : NULL;	/* detached: readable by anyone */
 }
 
@@ -1114,7 +1127,6 @@ static void vperfctr_end(struct task_struct *tsk)
 		put_task_struct(tsk);
 	}
 }
-
 
 static const struct ctl_table vperfctr_sysctls[] = {
 	{
@@ -1198,7 +1210,8 @@ static struct vperfctr *vperfctr_inherit(struct vperfctr *parent, struct task_st
 	st->control = cpu_state(parent)->control;
 	err = perfctr_cpu_update_control(st, 0);
 	if (!err)
-		err = vperfctr_may_use(perfctr_cstatus_nrctrs(st->cstatus), &perfctr->access_needed);
+		err = vperfctr_may_use(perfctr_cstatus_nrctrs(st->cstatus),
+				       &perfctr->access_needed);
 	if (!err && perfctr_cpu_counts_kernel(st))
 		err = vperfctr_may_count_kernel();
 	if (!err && perfctr_cstatus_nrctrs(st->cstatus))
@@ -1552,7 +1565,7 @@ static int do_vperfctr_iresume(struct vperfctr *perfctr)
 		if (perfctr->throttled) {
 			/* Already left to the next tick. */
 		} else if (perfctr->ovf_count >= VPERFCTR_MAX_OVERFLOWS_PER_TICK &&
-			   jiffies == perfctr->ovf_tick) {
+			   !vperfctr_new_tick(perfctr)) {
 			perfctr->throttled = true;
 			vperfctr_update_tick_dep(perfctr, tsk);
 		} else {

@@ -121,7 +121,9 @@ int perfctr_cpu_update_control(struct perfctr_cpu_state *state, int is_global)
  * @state: a state whose control perfctr_cpu_update_control() accepted
  *
  * Every model's counters count in supervisor state unless MMCR0[FCS]
- * freezes them there.
+ * freezes them there.  On bare metal the kernel runs in hypervisor
+ * state, which FCS does not freeze: ppc64 adds MMCR2[FCnH] to such a
+ * control (ppc64_load_control()), so FCS means "user only" everywhere.
  *
  * Return: true if @state has counters and MMCR0[FCS] is clear.
  */

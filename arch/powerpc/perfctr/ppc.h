@@ -43,6 +43,7 @@ struct perfctr_ppc_cache {
 	u32 iid;	/* state whose i-mode counts the PMCs still hold */
 	u64 mmcr0;	/* MMCR0 that starts @id's counters */
 	u64 mmcr1;	/* ppc64: MMCR1 as loaded */
+	u64 mmcr2;	/* ppc64: MMCR2 as loaded */
 	bool loaded;	/* ppc64: PMCs enabled, MMCRA/MMCR2 zeroed, mmcr1 valid */
 };
 

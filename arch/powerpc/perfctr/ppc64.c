@@ -17,15 +17,19 @@
  *
  * MMCR0[FC] freezes all counting: it is set at every suspend, and a
  * resume writes the thread's MMCR0 last, so counting starts with the
- * thread's control complete.  MMCR1 (and MMCRA, MMCR2, POWER10's MMCR3:
- * always zero here) are written only when the CPU last ran another
+ * thread's control complete.  MMCR1 (and MMCRA, POWER10's MMCR3: always
+ * zero here; MMCR2: the hypervisor-state freezes of a user-only control
+ * on bare metal) are written only when the CPU last ran another
  * control.  With
  * MMCR0[PMCC] = 00 problem state may read PMC1-6 (UPMC1-6), which is
  * perfctr's fast read; on ISA v3.1 (POWER10) MMCR0[PMCCEXT] must also be
  * clear, so it is cleared while the owner runs and set again at suspend.
  */
+#define pr_fmt(fmt) "perfctr: " fmt
+
 #include <linux/perfctr.h>
 #include <linux/percpu.h>
+#include <linux/printk.h>
 #include <linux/smp.h>
 #include <asm/cputable.h>
 #include <asm/pmc.h>
@@ -44,6 +48,19 @@
 
 /* MMCR0 while nothing of perfctr's counts on this CPU. */
 static u64 ppc64_mmcr0_frozen __ro_after_init = MMCR0_FC;
+
+/*
+ * MMCR2[FCnH] (ISA 2.07 on): freeze PMCn in hypervisor state, for the
+ * six PMCs.  On bare metal (powernv, MSR[HV] = 1) the kernel runs in
+ * hypervisor state, where MMCR0[FCS] does not freeze the counters: a
+ * control's "user only" (FCS) needs FCnH there too, as perf's
+ * exclude_kernel does (isa207_compute_mmcr()).
+ */
+#define PPC64_MMCR2_FCH(pmc)	(1ULL << (57 - ((pmc) - 1) * 9))
+#define PPC64_MMCR2_FCH_ALL	(PPC64_MMCR2_FCH(1) | PPC64_MMCR2_FCH(2) | \
+				 PPC64_MMCR2_FCH(3) | PPC64_MMCR2_FCH(4) | \
+				 PPC64_MMCR2_FCH(5) | PPC64_MMCR2_FCH(6))
+static bool ppc64_hv __ro_after_init;
 
 static u32 ppc64_read_pmc(unsigned int pmc)
 {
@@ -132,6 +149,7 @@ static void ppc64_load_control(const struct perfctr_cpu_state *state,
 	const struct perfctr_cpu_control *cc = &state->control;
 	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
 	u64 mmcr0 = cc->ppc.mmcr0, mmcr1 = cc->ppc.mmcr1;
+	u64 mmcr2 = ppc64_hv && (mmcr0 & MMCR0_FCS) ? PPC64_MMCR2_FCH_ALL : 0;
 	unsigned int pmc;
 
 	for (i = 0; i < nrctrs; i++) {
@@ -146,16 +164,21 @@ static void ppc64_load_control(const struct perfctr_cpu_state *state,
 	if (!cache->loaded) {
 		ppc_enable_pmcs();
 		mtspr(SPRN_MMCRA, 0);
-		mtspr(SPRN_MMCR2, 0);
+		mtspr(SPRN_MMCR2, mmcr2);
 		/*
 		 * ISA v3.1 (POWER10): MMCR3 extends PMC1-4's event selects;
 		 * what perf_events left there would change the events.
 		 */
 		if (cpu_has_feature(CPU_FTR_ARCH_31))
 			mtspr(SPRN_MMCR3, 0);
+		cache->mmcr2 = mmcr2;
 		cache->loaded = true;
-	} else if (cache->mmcr1 == mmcr1) {
+	} else if (cache->mmcr1 == mmcr1 && cache->mmcr2 == mmcr2) {
 		goto out;
+	}
+	if (cache->mmcr2 != mmcr2) {
+		mtspr(SPRN_MMCR2, mmcr2);
+		cache->mmcr2 = mmcr2;
 	}
 	mtspr(SPRN_MMCR1, mmcr1);
 	cache->mmcr1 = mmcr1;
@@ -271,6 +294,9 @@ static const struct perfctr_ppc_model ppc64_models[] = {
  */
 const struct perfctr_ppc_model * __init perfctr_ppc64_probe(void)
 {
+	ppc64_hv = cpu_has_feature(CPU_FTR_HVMODE);
+	if (ppc64_hv)
+		pr_info("hypervisor state (bare metal): user-only controls also freeze MMCR2[FCnH]\n");
 	if (pvr_version_is(PVR_POWER8) || pvr_version_is(PVR_POWER8E) ||
 	    pvr_version_is(PVR_POWER8NVL))
 		return &ppc64_models[0];

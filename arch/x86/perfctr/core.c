@@ -34,6 +34,7 @@
 
 #include <linux/atomic.h>
 #include <linux/bits.h>
+#include <linux/cpu.h>
 #include <linux/cpufeature.h>
 #include <linux/cpuhotplug.h>
 #include <linux/errno.h>
@@ -394,6 +395,36 @@ bool perfctr_cpu_counts_kernel(const struct perfctr_cpu_state *state)
 }
 EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_counts_kernel);
 
+/*
+ * Taking the PMU costs no interprocessor interrupt: a CPU is prepared for
+ * perfctr's counters at the first resume with PMCs there since the
+ * reservation (perfctr_x86_take_cpu()), and the release visits only the
+ * CPUs so prepared.  A loop that reserves and releases sends nothing to
+ * CPUs it never ran on -- nohz_full and isolated CPUs among them.
+ */
+static const struct perfctr_x86_model *perfctr_reserved_model;
+static DEFINE_PER_CPU(bool, perfctr_x86_cpu_taken);
+static struct cpumask perfctr_x86_taken;
+
+/*
+ * perf_events marks the counters its deleted events used "dirty" and
+ * zeroes them when a CPU switches to an mm that may RDPMC
+ * (perf_clear_dirty_counters()).  perfctr's threads' mms may RDPMC too:
+ * bits perf left set when perfctr took the PMU would zero perfctr's
+ * running counters in the middle of a period.  Clear them on each CPU
+ * before perfctr's counters first run there; perf schedules no hardware
+ * event while perfctr holds the PMU, so none comes back.  Then LVTPC.
+ * Interrupts off.
+ */
+static void perfctr_x86_take_cpu(void)
+{
+	perf_clear_dirty_counters();
+	if (perfctr_x86_pcint)
+		perfctr_x86_lvtpc_take_cpu();
+	__this_cpu_write(perfctr_x86_cpu_taken, true);
+	cpumask_set_cpu(smp_processor_id(), &perfctr_x86_taken);
+}
+
 /**
  * perfctr_cpu_suspend - stop counting and fold the period into the sums
  * @state: the running state; interrupts off
@@ -412,8 +443,12 @@ EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_suspend);
  */
 void perfctr_cpu_resume(struct perfctr_cpu_state *state)
 {
-	if (perfctr_cstatus_nrctrs(state->cstatus))
+	if (perfctr_cstatus_nrctrs(state->cstatus)) {
+		if (unlikely(!__this_cpu_read(perfctr_x86_cpu_taken)) &&
+		    READ_ONCE(perfctr_reserved_model))
+			perfctr_x86_take_cpu();
 		static_call(perfctr_x86_resume_pmcs)(state);
+	}
 	perfctr_tsc_resume(state, perfctr_read_tsc);
 }
 EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_resume);
@@ -499,7 +534,6 @@ EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_ireload);
  */
 static DEFINE_MUTEX(perfctr_reserve_mutex);
 static const char *perfctr_current_service;
-static const struct perfctr_x86_model *perfctr_reserved_model;
 
 #define PERFCTR_PERF_HOLDS \
 	"perf_events (hardware events, or the NMI watchdog: see /proc/sys/kernel/nmi_watchdog)"
@@ -611,20 +645,6 @@ void perfctr_cpu_rdpmc_put(struct mm_struct *mm)
 }
 EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_rdpmc_put);
 
-/*
- * perf_events marks the counters its deleted events used "dirty" and
- * zeroes them when a CPU switches to an mm that may RDPMC
- * (perf_clear_dirty_counters()).  perfctr's threads' mms may RDPMC too:
- * bits perf left set when perfctr took the PMU would zero perfctr's
- * running counters in the middle of a period.  Clear them at take; perf
- * schedules no hardware event while perfctr holds the PMU, so none
- * comes back.
- */
-static void perfctr_x86_clear_perf_dirty(void *unused)
-{
-	perf_clear_dirty_counters();
-}
-
 /**
  * perfctr_cpu_reserve - reserve the counters for a high-level service
  * @service: name of the service
@@ -659,11 +679,9 @@ const char *perfctr_cpu_reserve(const char *service)
 		for_each_possible_cpu(cpu)
 			memset(per_cpu_ptr(&perfctr_x86_cache, cpu), 0xff,
 			       sizeof(struct perfctr_x86_cache));
-		on_each_cpu(perfctr_x86_clear_perf_dirty, NULL, 1);
 		perfctr_current_service = service;
-		perfctr_reserved_model = perfctr_x86_cur_model;
-		if (perfctr_x86_pcint)
-			perfctr_x86_lvtpc_take();
+		/* Each CPU is taken at its first resume (perfctr_x86_take_cpu()). */
+		WRITE_ONCE(perfctr_reserved_model, perfctr_x86_cur_model);
 	}
 	mutex_unlock(&perfctr_reserve_mutex);
 	return ret;
@@ -671,14 +689,13 @@ const char *perfctr_cpu_reserve(const char *service)
 EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_reserve);
 
 /*
- * Stop what perfctr may have left counting on this CPU before the PMU goes
- * back: a-mode event selects stay enabled across suspends (the control
- * cache spares the rewrite), and perf_events would inherit them running.
- * Every event select, fixed-counter field, P4 CCCR or P5 CESR of the model
- * that this CPU's cache does not know to be stopped is cleared, and the
- * cache forgets everything.  The VIA C3's counter cannot be stopped.
+ * Give back a CPU perfctr's counters ran on: stop what perfctr may have
+ * left programmed there (every event select, fixed-counter field, P4
+ * CCCR or P5 CESR of the model that this CPU's cache does not know to be
+ * stopped), so that perf_events takes a quiet PMU, forget the cache, and
+ * give LVTPC back.  The VIA C3's counter cannot be stopped.
  */
-static void perfctr_x86_quiesce_cpu(void *info)
+static void perfctr_x86_give_cpu(void *info)
 {
 	const struct perfctr_x86_model *m = info;
 	struct perfctr_x86_cache *cache = perfctr_x86_this_cache();
@@ -686,6 +703,8 @@ static void perfctr_x86_quiesce_cpu(void *info)
 	if (m->ops->quiesce)
 		m->ops->quiesce(m, cache);
 	memset(cache, 0xff, sizeof(*cache));
+	perfctr_x86_lvtpc_give_cpu();
+	__this_cpu_write(perfctr_x86_cpu_taken, false);
 }
 
 /**
@@ -699,17 +718,21 @@ void perfctr_cpu_release(const char *service)
 		pr_err("%s releases counters held by %s\n", service,
 		       perfctr_current_service ?: "nobody");
 	} else {
-		if (perfctr_x86_lvtpc_held())
-			perfctr_x86_lvtpc_give();
-		if (perfctr_reserved_model)
-			on_each_cpu(perfctr_x86_quiesce_cpu, (void *)perfctr_reserved_model, 1);
+		/* Only the CPUs perfctr's counters ran on since the reservation. */
+		if (perfctr_reserved_model) {
+			cpus_read_lock();
+			on_each_cpu_mask(&perfctr_x86_taken, perfctr_x86_give_cpu,
+					 (void *)perfctr_reserved_model, 1);
+			cpumask_clear(&perfctr_x86_taken);
+			cpus_read_unlock();
+		}
 		if (IS_ENABLED(CONFIG_X86_LOCAL_APIC) && perfctr_reserved_model)
 			perfctr_x86_give_pmu(perfctr_reserved_model,
 					     perfctr_reserved_model->nr_ctrs);
 		if (perfctr_reserved_model)
 			perf_mediated_pmu_unblock();
 		perfctr_current_service = NULL;
-		perfctr_reserved_model = NULL;
+		WRITE_ONCE(perfctr_reserved_model, NULL);
 	}
 	mutex_unlock(&perfctr_reserve_mutex);
 }
@@ -1022,6 +1045,20 @@ VISIBLE_IF_KUNIT int perfctr_x86_cpu_forget(unsigned int cpu)
 }
 EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_cpu_forget);
 
+/*
+ * A CPU coming online: its cache forgotten, and its local APIC set up
+ * anew (LVTPC as perf_events wants it): not taken, until the next resume
+ * with PMCs there.  Run on @cpu.
+ */
+static int perfctr_x86_cpu_online(unsigned int cpu)
+{
+	perfctr_x86_cpu_forget(cpu);
+	perfctr_x86_lvtpc_forget_cpu(cpu);
+	per_cpu(perfctr_x86_cpu_taken, cpu) = false;
+	cpumask_clear_cpu(cpu, &perfctr_x86_taken);
+	return 0;
+}
+
 static void perfctr_x86_syscore_resume(void *data)
 {
 	perfctr_x86_cpu_forget(smp_processor_id());
@@ -1059,9 +1096,9 @@ int __init perfctr_cpu_init(void)
 		model->ops->boot(model);
 
 	perfctr_x86_use_model(model);
-	/* CPUs coming online and the resume from sleep: perfctr_x86_cpu_forget(). */
+	/* CPUs coming online, and the resume from sleep (its LVTPC restored). */
 	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "x86/perfctr:cache",
-					perfctr_x86_cpu_forget, NULL);
+					perfctr_x86_cpu_online, NULL);
 	if (ret < 0)
 		return ret;
 	register_syscore(&perfctr_x86_syscore);

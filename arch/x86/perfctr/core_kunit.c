@@ -926,21 +926,36 @@ static void static_calls_follow_each_family(struct kunit *test)
 #if defined(CONFIG_PERFCTR_INTERRUPT_SUPPORT) && defined(CONFIG_X86_LOCAL_APIC)
 /* ---- The overflow interrupt end to end: LVTPC, the vector, the handler ---- */
 
+/*
+ * LVTPC is taken per CPU at the first resume with PMCs there, not by an
+ * IPI to every CPU at the reservation, and given back at the release by
+ * the CPUs that took it.
+ */
 static void lvtpc_follows_the_reservation(struct kunit *test)
 {
 	const struct perfctr_x86_model *m;
+	u32 map = 0, sel = EN | USR | EVENT;
+	struct perfctr_cpu_state *st;
 	u32 before;
 
 	m = boot_vendor_model(test);
 	before = apic_read(APIC_LVTPC);
 	sim_imode_setup(test, m, 48);
+	st = sim_state(test, 1, &map, &sel);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
 	/* Whatever was there (NMI delivery under perf) comes back at release. */
 	apic_write(APIC_LVTPC, APIC_DM_NMI | APIC_LVT_MASKED);
 	reserve_or_skip(test);
+	KUNIT_EXPECT_EQ(test, (u32)(APIC_DM_NMI | APIC_LVT_MASKED),
+			apic_read(APIC_LVTPC) & LVT_BITS);	/* not yet */
+	sim_run(st, 1);
+	KUNIT_EXPECT_EQ(test, (u32)LOCAL_PERFCTR_VECTOR, apic_read(APIC_LVTPC) & LVT_BITS);
+	sim_run(st, 1);
 	KUNIT_EXPECT_EQ(test, (u32)LOCAL_PERFCTR_VECTOR, apic_read(APIC_LVTPC) & LVT_BITS);
 	perfctr_cpu_release(test_service);
 	KUNIT_EXPECT_EQ(test, (u32)(APIC_DM_NMI | APIC_LVT_MASKED),
 			apic_read(APIC_LVTPC) & LVT_BITS);
+	/* Reserved and released with no resume here: never touched. */
 	apic_write(APIC_LVTPC, APIC_DM_NMI);
 	reserve_or_skip(test);
 	perfctr_cpu_release(test_service);
@@ -949,6 +964,7 @@ static void lvtpc_follows_the_reservation(struct kunit *test)
 	perfctr_x86_no_lapic = true;
 	perfctr_x86_use_model(m);
 	reserve_or_skip(test);
+	sim_run(st, 1);
 	KUNIT_EXPECT_EQ(test, (u32)APIC_DM_NMI, apic_read(APIC_LVTPC) & LVT_BITS);
 	perfctr_cpu_release(test_service);
 	apic_write(APIC_LVTPC, before);

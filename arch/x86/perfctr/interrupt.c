@@ -2,11 +2,12 @@
 /*
  * perfctr's overflow interrupt on LOCAL_PERFCTR_VECTOR.
  *
- * While perfctr holds the PMU with a P6-family model, every CPU's APIC_LVTPC
- * points at LOCAL_PERFCTR_VECTOR (fixed delivery, an ordinary interrupt
- * that local_irq_save() masks), and the event selects of i-mode counters
- * have their INT bit set: a counter passing 0 interrupts here.  When
- * perfctr releases the PMU, each CPU's APIC_LVTPC gets back what it held
+ * While perfctr holds the PMU with a P6-family model, the APIC_LVTPC of
+ * every CPU its counters ran on points at LOCAL_PERFCTR_VECTOR (fixed
+ * delivery, an ordinary interrupt that local_irq_save() masks), set at
+ * the first resume there, and the event selects of i-mode counters have
+ * their INT bit set: a counter passing 0 interrupts here.  When perfctr
+ * releases the PMU, each such CPU's APIC_LVTPC gets back what it held
  * (perf_events' NMI delivery, from perf_events_lapic_init()).
  *
  * The handler ACKs the local APIC, re-arms APIC_LVTPC if perfctr holds it
@@ -15,8 +16,6 @@
  * service installed with perfctr_cpu_set_ihandler(), with the interrupted
  * instruction pointer.
  */
-#include <linux/cpu.h>
-#include <linux/cpuhotplug.h>
 #include <linux/init.h>
 #include <linux/percpu.h>
 #include <linux/smp.h>
@@ -31,15 +30,16 @@
 
 /* Each CPU's APIC_LVTPC before perfctr took it, given back at release. */
 static DEFINE_PER_CPU(u32, perfctr_x86_saved_lvtpc);
+/* This CPU's APIC_LVTPC is perfctr's. */
+static DEFINE_PER_CPU(bool, perfctr_x86_lvtpc_mine);
 static perfctr_ihandler_t perfctr_x86_ihandler;
-static bool perfctr_x86_lvtpc;
 
 DEFINE_IDTENTRY_SYSVEC(sysvec_perfctr_interrupt)
 {
 	perfctr_ihandler_t handler = READ_ONCE(perfctr_x86_ihandler);
 
 	apic_eoi();
-	if (READ_ONCE(perfctr_x86_lvtpc))
+	if (this_cpu_read(perfctr_x86_lvtpc_mine))
 		apic_write(APIC_LVTPC, LOCAL_PERFCTR_VECTOR);
 	inc_irq_stat(PERFCTR);
 	if (handler)
@@ -51,59 +51,30 @@ void perfctr_x86_set_ihandler(perfctr_ihandler_t handler)
 	WRITE_ONCE(perfctr_x86_ihandler, handler);
 }
 
-static void perfctr_x86_lvtpc_take_cpu(void *unused)
+/*
+ * Point this CPU's APIC_LVTPC at LOCAL_PERFCTR_VECTOR, keeping what was
+ * there (perf_events' NMI delivery, or the masked entry of a CPU without
+ * a perf driver): at the first resume with PMCs on the CPU since perfctr
+ * took the PMU.  Interrupts off.
+ */
+void perfctr_x86_lvtpc_take_cpu(void)
 {
 	this_cpu_write(perfctr_x86_saved_lvtpc, apic_read(APIC_LVTPC));
 	apic_write(APIC_LVTPC, LOCAL_PERFCTR_VECTOR);
+	this_cpu_write(perfctr_x86_lvtpc_mine, true);
 }
 
-static void perfctr_x86_lvtpc_give_cpu(void *unused)
+/* Give this CPU's APIC_LVTPC back what it held, if perfctr took it. */
+void perfctr_x86_lvtpc_give_cpu(void)
 {
+	if (!this_cpu_read(perfctr_x86_lvtpc_mine))
+		return;
+	this_cpu_write(perfctr_x86_lvtpc_mine, false);
 	apic_write(APIC_LVTPC, this_cpu_read(perfctr_x86_saved_lvtpc));
 }
 
-/*
- * Point every CPU's APIC_LVTPC at LOCAL_PERFCTR_VECTOR, keeping what was
- * there (perf_events' NMI delivery, or the masked entry of a CPU without
- * a perf driver).  May sleep.  The hotplug lock keeps CPUs from coming
- * online meanwhile; those that come later take the setting from
- * perfctr_x86_cpu_online().
- */
-void perfctr_x86_lvtpc_take(void)
+/* A CPU that came online has its LVTPC set up anew: nothing to give back. */
+void perfctr_x86_lvtpc_forget_cpu(unsigned int cpu)
 {
-	cpus_read_lock();
-	WRITE_ONCE(perfctr_x86_lvtpc, true);
-	on_each_cpu(perfctr_x86_lvtpc_take_cpu, NULL, 1);
-	cpus_read_unlock();
-}
-
-/* Give every CPU's APIC_LVTPC back what it held before.  May sleep. */
-void perfctr_x86_lvtpc_give(void)
-{
-	cpus_read_lock();
-	WRITE_ONCE(perfctr_x86_lvtpc, false);
-	on_each_cpu(perfctr_x86_lvtpc_give_cpu, NULL, 1);
-	cpus_read_unlock();
-}
-
-/* A CPU coming online while perfctr holds the PMU gets its LVTPC too. */
-static int perfctr_x86_cpu_online(unsigned int cpu)
-{
-	if (READ_ONCE(perfctr_x86_lvtpc))
-		perfctr_x86_lvtpc_take_cpu(NULL);
-	return 0;
-}
-
-static int __init perfctr_x86_interrupt_init(void)
-{
-	int ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "x86/perfctr:online",
-					    perfctr_x86_cpu_online, NULL);
-
-	return ret < 0 ? ret : 0;
-}
-device_initcall(perfctr_x86_interrupt_init);
-
-bool perfctr_x86_lvtpc_held(void)
-{
-	return READ_ONCE(perfctr_x86_lvtpc);
+	per_cpu(perfctr_x86_lvtpc_mine, cpu) = false;
 }

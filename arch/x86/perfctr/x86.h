@@ -340,13 +340,13 @@ void perfctr_x86_get_ops(struct perfctr_x86_ops *ops);
 
 #ifdef CONFIG_PERFCTR_INTERRUPT_SUPPORT
 void perfctr_x86_set_ihandler(perfctr_ihandler_t handler);
-void perfctr_x86_lvtpc_take(void);
-void perfctr_x86_lvtpc_give(void);
-bool perfctr_x86_lvtpc_held(void);
+void perfctr_x86_lvtpc_take_cpu(void);
+void perfctr_x86_lvtpc_give_cpu(void);
+void perfctr_x86_lvtpc_forget_cpu(unsigned int cpu);
 #else
-static inline void perfctr_x86_lvtpc_take(void) { }
-static inline void perfctr_x86_lvtpc_give(void) { }
-static inline bool perfctr_x86_lvtpc_held(void) { return false; }
+static inline void perfctr_x86_lvtpc_take_cpu(void) { }
+static inline void perfctr_x86_lvtpc_give_cpu(void) { }
+static inline void perfctr_x86_lvtpc_forget_cpu(unsigned int cpu) { }
 #endif
 
 #endif

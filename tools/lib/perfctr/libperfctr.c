@@ -4,10 +4,13 @@
  * (struct vperfctr, struct rvperfctr) on today's perfctr system calls.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "libperfctr.h"
@@ -22,35 +25,127 @@
 #define __NR_vperfctr_read	PERFCTR_NR_VREAD
 #endif
 
+/*
+ * perfctr's system-call numbers are not reserved upstream: on a kernel
+ * without perfctr they may one day be another call's.  So no perfctr
+ * system call is made before the running kernel is known to have
+ * perfctr, by what only such a kernel has:
+ *
+ *  - the sysctl kernel.perfctr_access, which the virtual counters
+ *    (CONFIG_PERFCTR_VIRTUAL) register once the driver is up;
+ *  - failing that (/proc not mounted, a driver that did not initialise,
+ *    a kernel without the virtual counters), the kernel's configuration
+ *    /boot/config-RELEASE with CONFIG_PERFCTR=y: the kernel then
+ *    answers (ENODEV, ENOSYS) itself.
+ *
+ * Otherwise the perfctr_sys_*() calls fail with ENOSYS.  Probed once
+ * per process (racing threads probe twice, to the same answer), with
+ * async-signal-safe calls only: a child may call the library between
+ * fork() and exec().
+ */
+#define PERFCTR_ACCESS_SYSCTL	"/proc/sys/kernel/perfctr_access"
+#define KERNEL_CONFIG_PREFIX	"/boot/config-"
+
+static int kernel_config_has_perfctr(void)
+{
+	static const char key[] = "\nCONFIG_PERFCTR=y\n";
+	const size_t keep = sizeof(key) - 2;	/* a key cut by a read */
+	char path[sizeof(KERNEL_CONFIG_PREFIX) + sizeof(((struct utsname *)0)->release)];
+	char buf[4096];
+	struct utsname u;
+	size_t have;
+	ssize_t n;
+	int fd, found = 0;
+
+	if (uname(&u))
+		return 0;
+	memcpy(path, KERNEL_CONFIG_PREFIX, sizeof(KERNEL_CONFIG_PREFIX) - 1);
+	memcpy(path + sizeof(KERNEL_CONFIG_PREFIX) - 1, u.release, sizeof(u.release));
+	path[sizeof(path) - 1] = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	buf[0] = '\n';		/* the first line is a line too */
+	have = 1;
+	while (!found) {
+		n = read(fd, buf + have, sizeof(buf) - have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		have += n;
+		found = !!memmem(buf, have, key, sizeof(key) - 1);
+		if (have > keep) {
+			memmove(buf, buf + have - keep, keep);
+			have = keep;
+		}
+	}
+	close(fd);
+	return found;
+}
+
+static int perfctr_probed;	/* 0: not yet; 1: perfctr; -1: none */
+
+static int have_perfctr(void)
+{
+	int probed = __atomic_load_n(&perfctr_probed, __ATOMIC_RELAXED);
+	struct stat st;
+
+	if (!probed) {
+		if (!stat(PERFCTR_ACCESS_SYSCTL, &st) || kernel_config_has_perfctr())
+			probed = 1;
+		else
+			probed = -1;
+		__atomic_store_n(&perfctr_probed, probed, __ATOMIC_RELAXED);
+	}
+	if (probed < 0) {
+		errno = ENOSYS;
+		return 0;
+	}
+	return 1;
+}
+
 int perfctr_sys_info(struct perfctr_info *info, struct perfctr_cpu_mask *cpus,
 		     struct perfctr_cpu_mask *forbidden)
 {
+	if (!have_perfctr())
+		return -1;
 	return syscall(__NR_perfctr_info, info, cpus, forbidden);
 }
 
 int perfctr_sys_vopen(int tid, int creat)
 {
+	if (!have_perfctr())
+		return -1;
 	return syscall(__NR_vperfctr_open, tid, creat);
 }
 
 int perfctr_sys_vcontrol(int fd, const struct vperfctr_control *control)
 {
+	if (!have_perfctr())
+		return -1;
 	return syscall(__NR_vperfctr_control, fd, control);
 }
 
 int perfctr_sys_vunlink(int fd)
 {
+	if (!have_perfctr())
+		return -1;
 	return syscall(__NR_vperfctr_unlink, fd);
 }
 
 int perfctr_sys_viresume(int fd)
 {
+	if (!have_perfctr())
+		return -1;
 	return syscall(__NR_vperfctr_iresume, fd);
 }
 
 int perfctr_sys_vread(int fd, struct perfctr_sum_ctrs *sum, struct vperfctr_control *control,
 		      struct vperfctr_children *children)
 {
+	if (!have_perfctr())
+		return -1;
 	return syscall(__NR_vperfctr_read, fd, sum, control, children);
 }
 
@@ -89,10 +184,43 @@ int _sys_perfctr_info(int fd, struct perfctr_info *info, struct perfctr_cpu_mask
 	return perfctr_sys_info(info, cpus, forbidden);
 }
 
+/*
+ * 2.7's vperfctr_open without creat gave, for a thread that had no
+ * state, a descriptor of no state, on which the other calls failed with
+ * EINVAL; PAPI opens one that way to call perfctr_info() without
+ * creating a state.  The kernel now says ENOENT: the library returns
+ * a descriptor of /dev/null instead, which those calls refuse alike
+ * (EINVAL: not a perfctr descriptor).
+ */
+static int open_nostate(int tid)
+{
+	int fd = perfctr_sys_vopen(tid, 0);
+
+	if (fd >= 0 || errno != ENOENT)
+		return fd;
+	return open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
 int _sys_vperfctr_open(int fd, int tid, int creat)
 {
 	(void)fd;
-	return perfctr_sys_vopen(tid, creat ? VPERFCTR_OPEN_CREAT : 0);
+	if (!creat)
+		return open_nostate(tid);
+	return perfctr_sys_vopen(tid, VPERFCTR_OPEN_CREAT);
+}
+
+/* 2.7's cpu_type told the kernel the caller's layout: there is one now. */
+int _sys_vperfctr_write_control(int fd, unsigned int cpu_type,
+				const struct vperfctr_control *control)
+{
+	(void)cpu_type;
+	return perfctr_sys_vcontrol(fd, control);
+}
+
+int _sys_vperfctr_read_control(int fd, unsigned int cpu_type, struct vperfctr_control *control)
+{
+	(void)cpu_type;
+	return perfctr_sys_vread(fd, NULL, control, NULL);
 }
 
 int _sys_vperfctr_unlink(int fd)
@@ -110,6 +238,11 @@ int _sys_vperfctr_read_sum(int fd, struct perfctr_sum_ctrs *sum)
 	return perfctr_sys_vread(fd, sum, NULL, NULL);
 }
 
+int _sys_vperfctr_read_children(int fd, struct perfctr_sum_ctrs *sum)
+{
+	return _vperfctr_read_children(fd, sum);
+}
+
 /* Open @tid's state: create it (if @creat) or open the existing one. */
 static int open_tid(int tid, int creat)
 {
@@ -123,8 +256,11 @@ static int open_tid(int tid, int creat)
 	return perfctr_sys_vopen(tid, 0);
 }
 
+/* 0: the existing state, or a descriptor of no state, as 2.7's. */
 int _vperfctr_open(int creat)
 {
+	if (!creat)
+		return open_nostate(0);
 	return open_tid(0, creat);
 }
 

@@ -205,10 +205,11 @@ static void print_json(FILE *f, const struct perfctr_info *info,
 	json_string(f, perfctr_info_cpu_name(info));
 	fprintf(f, ", \"cpu_khz\": %u, \"tsc\": %llu", info->cpu_khz, count_of(c, -1, 0));
 	json_parts(f, c, -1, "tsc_");
-	if (c->inherit)
-		fprintf(f, ", \"children_merged\": %u, \"children_unmerged\": %u"
-			", \"children_running\": %u",
-			c->children.nr_merged, c->children.nr_unmerged, c->children.nr_running);
+	if (c->inherit) {
+		fprintf(f, ", \"children_merged\": %u, \"children_unmerged\": %u",
+			c->children.nr_merged, c->children.nr_unmerged);
+		fprintf(f, ", \"children_running\": %u", c->children.nr_running);
+	}
 	fprintf(f, ", \"events\": [");
 	for (i = 0; i < cc->nractrs; i++) {
 		fprintf(f, "%s{\"name\": ", i ? ", " : "");

@@ -34,7 +34,10 @@ extern "C" {
 /*
  * Raw system calls: -1 with errno set on failure, as syscall(2).  The
  * names differ from the kernel's so that they do not clash with the
- * perfctr 2.7 functions below.
+ * perfctr 2.7 functions below.  ENOSYS, without a system call, unless
+ * the running kernel shows it has perfctr (kernel.perfctr_access, or
+ * CONFIG_PERFCTR=y in /boot/config-RELEASE): the numbers may be other
+ * calls' on other kernels.
  */
 int perfctr_sys_info(struct perfctr_info *info, struct perfctr_cpu_mask *cpus,
 		     struct perfctr_cpu_mask *forbidden);
@@ -82,13 +85,21 @@ struct vperfctr {
 
 struct rvperfctr;
 
-/* 2.7's library-internal calls on raw descriptors, kept for old code. */
+/*
+ * 2.7's library-internal calls on raw descriptors, kept for old code.
+ * cpu_type is ignored; _vperfctr_open(0) and _sys_vperfctr_open(fd, tid, 0)
+ * give, for a thread without state, a descriptor of no state, as 2.7's.
+ */
 int _sys_perfctr_info(int fd, struct perfctr_info *info, struct perfctr_cpu_mask *cpus,
 		      struct perfctr_cpu_mask *forbidden);
 int _sys_vperfctr_open(int fd, int tid, int creat);
+int _sys_vperfctr_write_control(int fd, unsigned int cpu_type,
+				const struct vperfctr_control *control);
+int _sys_vperfctr_read_control(int fd, unsigned int cpu_type, struct vperfctr_control *control);
+int _sys_vperfctr_read_sum(int fd, struct perfctr_sum_ctrs *sum);
+int _sys_vperfctr_read_children(int fd, struct perfctr_sum_ctrs *sum);
 int _sys_vperfctr_unlink(int fd);
 int _sys_vperfctr_iresume(int fd);
-int _sys_vperfctr_read_sum(int fd, struct perfctr_sum_ctrs *sum);
 int _vperfctr_open(int creat);
 int _vperfctr_control(int fd, const struct vperfctr_control *control);
 int _vperfctr_read_control(int fd, struct vperfctr_control *control);

@@ -295,6 +295,8 @@ static void test_children(void)
 		      "%llu ticks", (unsigned long long)ch.sum.tsc);
 	CHECK(_vperfctr_read_children(vperfctr_fd(v), &sum) == 0 && sum.tsc == ch.sum.tsc,
 	      "_vperfctr_read_children agrees");
+	CHECK(_sys_vperfctr_read_children(vperfctr_fd(v), &sum) == 0 && sum.tsc == ch.sum.tsc,
+	      "_sys_vperfctr_read_children agrees");
 	vperfctr_unlink(v);
 	vperfctr_close(v);
 }
@@ -306,12 +308,29 @@ static void test_api27(void)
 	struct perfctr_info i2;
 	struct vperfctr *v;
 	unsigned long long t0, t1;
-	int have_pmc;
+	int have_pmc, fd;
 
 	errno = 0;
 	v = vperfctr_open_mode(0);
 	CHECK(!v && errno == ENOENT, "vperfctr_open_mode(0) without state: ENOENT");
 	vperfctr_close(v);
+	/* 2.7's _vperfctr_open(0) without a state: a descriptor of none. */
+	fd = _vperfctr_open(0);
+	CHECK(fd >= 0, "_vperfctr_open(0) without state: a descriptor", "%s", strerror(errno));
+	if (fd >= 0) {
+		CHECK(perfctr_info(fd, &i2) == 0 && perfctr_abi_check_fd(fd) == 0,
+		      "perfctr_info on the descriptor of no state", "%s", strerror(errno));
+		memset(&c, 0, sizeof(c));
+		c.cpu_control.tsc_on = 1;
+		errno = 0;
+		CHECK(_vperfctr_control(fd, &c) < 0 && errno == EINVAL,
+		      "_vperfctr_control on the descriptor of no state: EINVAL", "%s",
+		      strerror(errno));
+		errno = 0;
+		CHECK(perfctr_sys_vopen(0, 0) < 0 && errno == ENOENT,
+		      "_vperfctr_open(0) created no state", "%s", strerror(errno));
+		close(fd);
+	}
 	v = vperfctr_open();
 	CHECK(v, "vperfctr_open", "%s", strerror(errno));
 	if (!v)
@@ -334,6 +353,18 @@ static void test_api27(void)
 	CHECK(vperfctr_read_ctrs(v, &sum) == 0 && sum.tsc >= t1, "vperfctr_read_ctrs");
 	CHECK(vperfctr_read_state(v, &sum2, &c) == 0 && sum2.tsc >= sum.tsc &&
 	      c.cpu_control.tsc_on == 1, "vperfctr_read_state");
+	fd = _vperfctr_open(0);
+	memset(&c, 0xff, sizeof(c));
+	CHECK(fd >= 0 && _sys_vperfctr_read_control(fd, info.cpu_type, &c) == 0 &&
+	      c.cpu_control.tsc_on == 1 && !c.cpu_control.nractrs,
+	      "_vperfctr_open(0) opens the state, _sys_vperfctr_read_control", "%s",
+	      strerror(errno));
+	memset(&c, 0, sizeof(c));
+	c.cpu_control.tsc_on = 1;
+	CHECK(fd >= 0 && _sys_vperfctr_write_control(fd, info.cpu_type, &c) == 0 &&
+	      vperfctr_is_running(v), "_sys_vperfctr_write_control", "%s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
 
 	memset(&c, 0, sizeof(c));
 	c.cpu_control.tsc_on = 1;

@@ -35,4 +35,27 @@ static inline int write_int(const char *path, int v)
 	return fclose(f) == 0 && ok ? 0 : -1;
 }
 
+/*
+ * For a test that drops to user nobody: perf_event_paranoid 2 (where it
+ * exists) and kernel.perfctr_access @access, the values found kept in
+ * *@old and *@paranoid for sysctls_restore().  0, or -1.
+ */
+static inline int sysctls_for_nobody(int access, int *old, int *paranoid)
+{
+	*old = read_int(ACCESS_SYSCTL);
+	*paranoid = read_int(PARANOID_SYSCTL);
+	if (*old < 0)
+		return -1;
+	if (*paranoid != SYSCTL_ABSENT && write_int(PARANOID_SYSCTL, 2))
+		return -1;
+	return write_int(ACCESS_SYSCTL, access);
+}
+
+static inline int sysctls_restore(int old, int paranoid)
+{
+	if (write_int(ACCESS_SYSCTL, old))
+		return -1;
+	return paranoid == SYSCTL_ABSENT ? 0 : write_int(PARANOID_SYSCTL, paranoid);
+}
+
 #endif
