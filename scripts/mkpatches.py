@@ -11,6 +11,12 @@ numbering, the diffstat -- is rewritten here from the tree.
   mkpatches.py           rewrite patches/ and series
   mkpatches.py --check   exit 1, naming each stale file, if patches/ or
                          series is not what this would write
+  mkpatches.py --move FROM TO FILE...
+                         move the hunks to existing kernel files FILE... from
+                         patch FROM to patch TO (both named as in
+                         scripts/patches.conf; TO comes first, its header
+                         written): a change to core code that a perfctr
+                         patch carried becomes a patch of its own
   mkpatches.py --restack FILE...
                          FILE is a new file that later patches grow, changed
                          in the tree where their hunks lie: carry the change
@@ -347,7 +353,35 @@ def restack(paths):
             print(f'{path}: rewrote the hunks of {name}')
 
 
+def move(src, dst, paths):
+    """Move the chunks of PATHS from patch SRC to patch DST."""
+    names = [n for n, _ in read_conf()[0]]
+    if src not in names or dst not in names or names.index(dst) >= names.index(src):
+        sys.exit(f'--move: {dst} must come before {src} in scripts/patches.conf')
+    texts = {}
+    for name in (src, dst):
+        with open(os.path.join(TOP, 'patches', name)) as f:
+            texts[name] = add_git_headers(f.read())
+    chunks = split_patch(texts[src])[1]
+    for path in paths:
+        chunk = chunks.get(path)
+        if not chunk or chunk.split('\n', 2)[1].startswith('new file mode'):
+            sys.exit(f'--move: {src} has no hunks to the existing file {path}')
+        texts[src] = texts[src].replace(chunk, '', 1)
+        body = texts[dst]
+        if body.endswith(TRAILER):
+            body = body[:-len(TRAILER)]
+        texts[dst] = body.rstrip('\n') + '\n' + chunk + TRAILER if '\ndiff --git ' in body \
+            else body.rstrip('\n') + '\n---\n\n' + chunk + TRAILER
+        print(f'{path}: moved from {src} to {dst}')
+    for name in (src, dst):
+        with open(os.path.join(TOP, 'patches', name), 'w') as f:
+            f.write(texts[name])
+
+
 def main():
+    if sys.argv[1:2] == ['--move']:
+        move(sys.argv[2], sys.argv[3], sys.argv[4:])
     if sys.argv[1:2] == ['--restack']:
         restack(sys.argv[2:])
     check = '--check' in sys.argv[1:]

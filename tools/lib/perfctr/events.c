@@ -162,6 +162,16 @@ static int encode(const struct perfctr_info *info, struct perfctr_cpu_control *c
 }
 #endif
 
+/* The header of perfex -l: perfctr's CPU model, if there is perfctr. */
+static void list_cpu(FILE *out, const struct perfctr_info *info)
+{
+	if (info)
+		fprintf(out, "CPU: %s (cpu_type %u), %u counters\n", perfctr_info_cpu_name(info),
+			info->cpu_type, perfctr_info_nrctrs(info));
+	else
+		fprintf(out, "CPU: unknown (perfctr_info failed: perfex -i says why)\n");
+}
+
 #ifdef HAVE_LIBPFM
 static int pfm_ready(char *err, size_t errlen)
 {
@@ -243,8 +253,7 @@ void perfex_list_events(FILE *out, const struct perfctr_info *info)
 	char err[128];
 	int pmu, idx;
 
-	fprintf(out, "CPU: %s (cpu_type %u), %u counters\n", perfctr_info_cpu_name(info),
-		info->cpu_type, perfctr_info_nrctrs(info));
+	list_cpu(out, info);
 	if (pfm_ready(err, sizeof(err))) {
 		fprintf(out, "%s\n", err);
 		return;
@@ -279,8 +288,7 @@ static int pfm_encode(const char *name, unsigned long long *code, char **fstr,
 
 void perfex_list_events(FILE *out, const struct perfctr_info *info)
 {
-	fprintf(out, "CPU: %s (cpu_type %u), %u counters\n", perfctr_info_cpu_name(info),
-		info->cpu_type, perfctr_info_nrctrs(info));
+	list_cpu(out, info);
 	fprintf(out, "perfex was built without libpfm4: raw events only,\n%s\n",
 		perfex_event_syntax());
 }
@@ -507,4 +515,132 @@ out:
 	free(fstr);
 	free(name);
 	return -1;
+}
+
+/*
+ * The IPC.  libpfm4's full names (pmu::EVENT:UMASK:attr=value...) of
+ * the events that count instructions retired and core cycles (not
+ * reference cycles) on a general counter.  A name whose umask is a fixed
+ * counter's pseudo-encoding on some models (INST_RETIRED:ANY, event
+ * select 0x00 on Ice Lake and later) is checked by its encoding too.
+ */
+static const struct {
+	const char *event;
+	const char *umask;	/* NULL: the name has none */
+	unsigned int counts;
+} ipc_events[] = {
+	{ "INST_RETIRED", "ANY_P", PERFEX_COUNTS_INSTRUCTIONS },
+	{ "INST_RETIRED", "ANY", PERFEX_COUNTS_INSTRUCTIONS },
+	{ "INST_RETIRED", NULL, PERFEX_COUNTS_INSTRUCTIONS },		/* P6 family */
+	{ "INSTRUCTION_RETIRED", NULL, PERFEX_COUNTS_INSTRUCTIONS },	/* architectural */
+	{ "INSTRUCTIONS_RETIRED", NULL, PERFEX_COUNTS_INSTRUCTIONS },
+	{ "RETIRED_INSTRUCTIONS", NULL, PERFEX_COUNTS_INSTRUCTIONS },	/* AMD */
+	{ "PM_INST_CMPL", NULL, PERFEX_COUNTS_INSTRUCTIONS },		/* POWER */
+	{ "PM_RUN_INST_CMPL", NULL, PERFEX_COUNTS_INSTRUCTIONS },
+	{ "UNHALTED_CORE_CYCLES", NULL, PERFEX_COUNTS_CYCLES },		/* architectural */
+	{ "CPU_CLK_UNHALTED", "THREAD_P", PERFEX_COUNTS_CYCLES },
+	{ "CPU_CLK_UNHALTED", "THREAD", PERFEX_COUNTS_CYCLES },
+	{ "CPU_CLK_UNHALTED", "CORE_P", PERFEX_COUNTS_CYCLES },
+	{ "CPU_CLK_UNHALTED", "CORE", PERFEX_COUNTS_CYCLES },
+	{ "CPU_CLK_UNHALTED", NULL, PERFEX_COUNTS_CYCLES },		/* AMD, P6 family */
+	{ "CPU_CLK_THREAD_UNHALTED", "THREAD_P", PERFEX_COUNTS_CYCLES },
+	{ "CYCLES_NOT_IN_HALT", NULL, PERFEX_COUNTS_CYCLES },		/* AMD Zen */
+	{ "PM_CYC", NULL, PERFEX_COUNTS_CYCLES },
+	{ "PM_RUN_CYC", NULL, PERFEX_COUNTS_CYCLES },
+};
+
+struct ipc_name {
+	char pmu[64];
+	char u[8], k[8];	/* the privilege levels' values */
+};
+
+/* What the full libpfm4 name @name counts; @in gets its PMU and levels. */
+static unsigned int name_counts(const char *name, struct ipc_name *in)
+{
+	char buf[256], *event, *umask = NULL, *tok, *next, *eq, *sep;
+	unsigned int i;
+
+	memset(in, 0, sizeof(*in));
+	sep = strstr(name, "::");
+	if (!sep || (size_t)(sep - name) >= sizeof(in->pmu) || strlen(sep) >= sizeof(buf))
+		return PERFEX_COUNTS_OTHER;
+	memcpy(in->pmu, name, sep - name);
+	strcpy(buf, sep + 2);
+	event = buf;
+	next = strchr(buf, ':');
+	if (next)
+		*next++ = 0;
+	for (tok = next; tok; tok = next) {
+		next = strchr(tok, ':');
+		if (next)
+			*next++ = 0;
+		eq = strchr(tok, '=');
+		if (!eq) {
+			if (umask)	/* two umasks */
+				return PERFEX_COUNTS_OTHER;
+			umask = tok;
+		} else if (eq - tok == 1 && (*tok == 'u' || *tok == 'k')) {
+			snprintf(*tok == 'u' ? in->u : in->k, sizeof(in->u), "%s", eq + 1);
+		} else if (strspn(eq + 1, "0") != strlen(eq + 1) || !eq[1]) {
+			return PERFEX_COUNTS_OTHER;	/* edge, invert, cmask... */
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(ipc_events); i++)
+		if (!strcmp(event, ipc_events[i].event) &&
+		    (ipc_events[i].umask ? umask && !strcmp(umask, ipc_events[i].umask) : !umask))
+			return ipc_events[i].counts;
+	return PERFEX_COUNTS_OTHER;
+}
+
+static unsigned int event_counts(const struct perfctr_info *info,
+				 const struct perfctr_cpu_control *cc,
+				 const struct perfex_events *ev, unsigned int i, struct ipc_name *in)
+{
+	unsigned int counts;
+
+	memset(in, 0, sizeof(*in));
+#ifdef _ARCH_PPC
+	/* POWER8-10: PMC5 counts instructions completed, PMC6 cycles. */
+	if (is_ppc64(info) && cc->pmc_map[i] >= 4)
+		return cc->pmc_map[i] == 4 ? PERFEX_COUNTS_INSTRUCTIONS : PERFEX_COUNTS_CYCLES;
+#endif
+	counts = name_counts(ev->name[i], in);
+#ifndef _ARCH_PPC
+	/* A general counter, and a real event select (not a fixed counter's). */
+	if (cc->pmc_map[i] >= 0x40000000 || !(ev->code[i] & 0xff))
+		return PERFEX_COUNTS_OTHER;
+#else
+	(void)info;
+#endif
+	return counts;
+}
+
+unsigned int perfex_event_counts(const struct perfctr_info *info,
+				 const struct perfctr_cpu_control *cc,
+				 const struct perfex_events *ev, unsigned int i)
+{
+	struct ipc_name in;
+
+	return event_counts(info, cc, ev, i, &in);
+}
+
+int perfex_ipc_events(const struct perfctr_info *info, const struct perfctr_cpu_control *cc,
+		      const struct perfex_events *ev, unsigned int *inst, unsigned int *cyc)
+{
+	struct ipc_name a, b;
+	unsigned int i, j;
+
+	for (i = 0; i < ev->n; i++) {
+		if (event_counts(info, cc, ev, i, &a) != PERFEX_COUNTS_INSTRUCTIONS)
+			continue;
+		for (j = 0; j < ev->n; j++) {
+			if (event_counts(info, cc, ev, j, &b) != PERFEX_COUNTS_CYCLES ||
+			    strcmp(a.pmu, b.pmu) || strcmp(a.u, b.u) || strcmp(a.k, b.k))
+				continue;
+			*inst = i;
+			*cyc = j;
+			return 1;
+		}
+	}
+	return 0;
 }

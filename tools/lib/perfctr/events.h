@@ -42,6 +42,27 @@ unsigned int perfex_pmu_core(const char *pmu_name, const char *pmu_desc);
  */
 int perfex_events_cpus(const struct perfex_events *ev, const char *sysfs_root,
 		       const cpu_set_t *allowed, cpu_set_t *cpus, char *err, size_t errlen);
+/*
+ * What event @i of @ev counts, as far as the IPC goes: PERFEX_COUNTS_*.
+ * Told from the full libpfm4 name: core cycles (not reference cycles) or
+ * instructions retired, with no modifier but the privilege levels, on a
+ * general counter; on POWER8-10 also from the counter, PMC5 (instructions
+ * completed) and PMC6 (cycles).  Raw events are PERFEX_COUNTS_OTHER.
+ */
+#define PERFEX_COUNTS_OTHER		0
+#define PERFEX_COUNTS_INSTRUCTIONS	1
+#define PERFEX_COUNTS_CYCLES		2
+unsigned int perfex_event_counts(const struct perfctr_info *info,
+				 const struct perfctr_cpu_control *cc,
+				 const struct perfex_events *ev, unsigned int i);
+/*
+ * The events the IPC comes from: 1 with the first instructions event in
+ * *@inst and the first cycles event of the same PMU and privilege levels
+ * in *@cyc, or 0.
+ */
+int perfex_ipc_events(const struct perfctr_info *info, const struct perfctr_cpu_control *cc,
+		      const struct perfex_events *ev, unsigned int *inst, unsigned int *cyc);
+/* List the events; @info NULL: perfctr_info() failed (a kernel without perfctr). */
 void perfex_list_events(FILE *out, const struct perfctr_info *info);
 const char *perfex_event_syntax(void);
 

@@ -1,16 +1,22 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * libperfctr: perfctr_info() and the perfctr 2.7 printing helpers.
+ * libperfctr: perfctr_info(), the perfctr 2.7 printing helpers, and
+ * perfctr_strerror().
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "libperfctr.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define libperfctr_attribute(x)	__attribute__((x))
 
 int _perfctr_abi_check_fd(int fd, unsigned int user_abi_version)
 {
@@ -250,7 +256,9 @@ const char *perfctr_info_cpu_name(const struct perfctr_info *info)
 
 void perfctr_info_print(const struct perfctr_info *info)
 {
-	static const char *const features[] = { "rdpmc", "rdtsc", "pcint", "tsc_constant" };
+	static const char *const features[] = {
+		"rdpmc", "rdtsc", "pcint", "tsc_constant", "pmu_busy"
+	};
 	unsigned int i, comma = 0;
 
 	printf("abi_version\t\t0x%08X\n", info->abi_version);
@@ -302,4 +310,228 @@ unsigned int perfctr_linux_version_code(void)
 	if (sscanf(u.release, "%u.%u.%u", &v, &p, &s) < 2)
 		return 0;
 	return PERFCTR_KERNEL_VERSION(v, p, s);
+}
+
+/*
+ * perfctr_strerror(): what a perfctr error means on this system and what
+ * to do about it.  It reads a few sysctls and the caller's credentials;
+ * it makes no perfctr system call.
+ */
+#define STRERROR_LEN	1024
+static __thread char strerror_buf[STRERROR_LEN];
+
+/* A sysctl's integer value in *@val: 0, or -1 if it cannot be read. */
+static int read_sysctl(const char *path, int *val)
+{
+	char buf[32], *end;
+	ssize_t n;
+	long v;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	v = strtol(buf, &end, 10);
+	if (end == buf)
+		return -1;
+	*val = v;
+	return 0;
+}
+
+#define CAP_SYS_ADMIN_BIT	21
+#define CAP_PERFMON_BIT		38
+
+/* Is @cap in the caller's effective set?  Without capget(), euid 0. */
+static int have_cap(unsigned int cap)
+{
+	struct {
+		__u32 version;
+		int pid;
+	} hdr = { 0x20080522, 0 };	/* _LINUX_CAPABILITY_VERSION_3 */
+	struct {
+		__u32 effective, permitted, inheritable;
+	} data[2];
+
+	if (syscall(SYS_capget, &hdr, data))
+		return geteuid() == 0;
+	return !!(data[cap / 32].effective & (1U << (cap % 32)));
+}
+
+static libperfctr_attribute(format(printf, 3, 4))
+void add(char *buf, size_t len, const char *fmt, ...);
+static void add(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	va_list ap;
+
+	if (used >= len - 1)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * EACCES: which of kernel.perfctr_access and perf_event_paranoid refuses
+ * the caller (Documentation/userspace-api/perfctr/virtual.rst,
+ * "Privileges").  The call is not known: the settings that refuse only
+ * programmable counters or kernel-mode events are said to.
+ */
+static void explain_eacces(char *buf, size_t len)
+{
+	int access = -1, paranoid = -1;
+	int have_access = !read_sysctl("/proc/sys/kernel/perfctr_access", &access);
+	int have_paranoid = !read_sysctl("/proc/sys/kernel/perf_event_paranoid", &paranoid);
+	int admin = have_cap(CAP_SYS_ADMIN_BIT);
+	int perfmon = admin || have_cap(CAP_PERFMON_BIT);
+	int root = geteuid() == 0, refused = 0;
+
+	if (!have_access) {
+		add(buf, len, "/proc/sys/kernel/perfctr_access cannot be read (is /proc "
+		    "mounted?): kernel.perfctr_access (0-3) may forbid it. ");
+	} else if (access == 0) {
+		add(buf, len, "kernel.perfctr_access is 0: perfctr is off for every user, root "
+		    "included; an administrator can turn it on with sysctl "
+		    "kernel.perfctr_access=2 (the TSC for every user) or 3 (the programmable "
+		    "counters too). ");
+		refused = 1;
+	} else if (access == 1 && !perfmon) {
+		add(buf, len, "kernel.perfctr_access is 1: perfctr needs CAP_PERFMON or root; an "
+		    "administrator can allow every user the TSC with sysctl "
+		    "kernel.perfctr_access=2, and the programmable counters too with 3. ");
+		refused = 1;
+	} else if (access == 2 && !perfmon) {
+		add(buf, len, "kernel.perfctr_access is 2: programmable counters need CAP_PERFMON "
+		    "or root (every user may count the TSC); an administrator can allow all "
+		    "users with sysctl kernel.perfctr_access=3. ");
+	}
+	if (have_paranoid && paranoid > 2 && !admin) {
+		add(buf, len, "kernel.perf_event_paranoid is %d (above 2): only CAP_SYS_ADMIN "
+		    "may use perfctr; an administrator can allow other users with sysctl "
+		    "kernel.perf_event_paranoid=2. ", paranoid);
+		refused = 1;
+	}
+	if (have_paranoid && paranoid > 1 && !perfmon)
+		add(buf, len, "%s kernel-mode event (:k or the OS bit) needs "
+		    "perf_event_paranoid <= 1 (it is %d) or CAP_PERFMON: count user mode "
+		    "only. ", *buf ? "And a" : "A", paranoid);
+	if (!*buf) {
+		add(buf, len, "neither kernel.perfctr_access (%d) nor kernel.perf_event_paranoid ",
+		    access);
+		if (have_paranoid)
+			add(buf, len, "(%d) ", paranoid);
+		add(buf, len, "refuses this caller: a security module (SELinux, AppArmor) "
+		    "refused it as it would perf_event_open(); see the audit log. ");
+	} else if (!refused && have_access) {
+		add(buf, len, "Otherwise a security module (SELinux, AppArmor) refused it as it "
+		    "would perf_event_open(); see the audit log. ");
+	}
+	add(buf, len, "(The caller is %s%s.)", root ? "root" : "not root",
+	    admin ? ", with CAP_SYS_ADMIN" : perfmon ? ", with CAP_PERFMON" :
+	    root ? ", without CAP_PERFMON (a container?)" : ", without CAP_PERFMON");
+}
+
+/* EBUSY: who may hold the PMU. */
+static void explain_ebusy(char *buf, size_t len, const struct perfctr_info *info)
+{
+	int watchdog;
+
+	if (read_sysctl("/proc/sys/kernel/nmi_watchdog", &watchdog))
+		watchdog = -1;
+
+	if (info && info->cpu_features & PERFCTR_FEATURE_PMU_BUSY)
+		add(buf, len, "perfctr_info shows the PMU busy: ");
+	add(buf, len, "another user holds the performance counters: perf events (a "
+	    "running perf, PAPI's perf_event component, a profiler), ");
+	if (watchdog > 0)
+		add(buf, len, "the NMI watchdog (kernel.nmi_watchdog is %d: sysctl "
+		    "kernel.nmi_watchdog=0 frees the PMU), ", watchdog);
+	else if (watchdog < 0)
+		add(buf, len, "the NMI watchdog (sysctl kernel.nmi_watchdog=0 frees the PMU), ");
+	else
+		add(buf, len, "the NMI watchdog (off here: kernel.nmi_watchdog is 0), ");
+	add(buf, len, "or a KVM guest with a mediated vPMU. Stop it and retry, or count "
+	    "the TSC alone.");
+}
+
+/* EPERM: another thread's state, or a kernel locked down for perf. */
+static void explain_eperm(char *buf, size_t len)
+{
+	char mode[128] = "";
+	ssize_t n;
+	int fd;
+
+	fd = open("/sys/kernel/security/lockdown", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, mode, sizeof(mode) - 1);
+		mode[n > 0 ? n : 0] = 0;
+		close(fd);
+	}
+	if (strstr(mode, "[confidentiality]"))
+		add(buf, len, "the kernel is locked down (lockdown=confidentiality), which "
+		    "refuses kernel-mode events: count user mode only. ");
+	add(buf, len, "An operation on another thread's state needs that thread stopped "
+	    "under ptrace(2) by the caller.");
+}
+
+const char *perfctr_strerror(int err, const struct perfctr_info *info)
+{
+	char *buf = strerror_buf;
+	size_t len = sizeof(strerror_buf);
+
+	if (err < 0)
+		err = -err;
+	buf[0] = 0;
+	switch (err) {
+	case ENOSYS:
+		return "this kernel has no perfctr (not patched, or CONFIG_PERFCTR off; the "
+		       "per-thread counters need CONFIG_PERFCTR_VIRTUAL too): boot a kernel "
+		       "with perfctr";
+	case ENODEV:
+		return "no perfctr driver for this CPU: the driver did not initialise (see "
+		       "the kernel log: dmesg | grep perfctr)";
+	case EACCES:
+		explain_eacces(buf, len);
+		break;
+	case EBUSY:
+		explain_ebusy(buf, len, info);
+		break;
+	case EPERM:
+		explain_eperm(buf, len);
+		break;
+	case EINVAL:
+		if (info && !perfctr_info_nrctrs(info))
+			add(buf, len, "the CPU model (%s) has no programmable counters (no usable "
+			    "PMU, as in most virtual machines): only the TSC counts",
+			    perfctr_info_cpu_name(info));
+		else if (info)
+			add(buf, len, "the kernel refused the control: a counter the CPU model "
+			    "(%s) lacks, an event select it does not take, or no CPU the "
+			    "thread may run on that is not forbidden to the control "
+			    "(perfctr_cpus_info())", perfctr_info_cpu_name(info));
+		else
+			add(buf, len, "the kernel refused the arguments: a counter or an event "
+			    "select the CPU model does not take, a bad flag, or a descriptor "
+			    "that is not a perfctr state's");
+		break;
+	case ENOENT:
+		return "the thread has no perfctr state (it is opened without creating one)";
+	case ESRCH:
+		return "no such thread, or the state is no longer attached to one (its "
+		       "thread exited or unlinked it)";
+	case EOPNOTSUPP:
+		return "the CPU model has no overflow interrupts (PERFCTR_FEATURE_PCINT "
+		       "clear): use a-mode counters only";
+	case EPROTO:
+		return "the kernel's perfctr ABI differs from the library's "
+		       "(PERFCTR_ABI_VERSION): rebuild against this kernel's headers";
+	default:
+		return strerror(err);
+	}
+	return buf;
 }

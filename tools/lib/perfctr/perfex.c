@@ -7,11 +7,15 @@
  * count the command (and the few instructions of the exec itself), and
  * hands the state's descriptor to perfex over a socketpair (SCM_RIGHTS).
  * The state survives exec; perfex reads the final sums through the
- * descriptor after the child has exited.  With --inherit the command's
- * children and threads inherit the control (VPERFCTR_CONTROL_INHERIT,
- * _INHERIT_THREAD) and their totals reach the command's state as they
- * exit: perfex prints the command's own counts, its descendants' and
- * the sum.
+ * descriptor after the child has exited.  The command's children and
+ * threads inherit the control (VPERFCTR_CONTROL_INHERIT, _INHERIT_THREAD;
+ * not with --no-inherit) and their totals reach the command's state as
+ * they exit: perfex prints the command's own counts, its descendants'
+ * and the sum, as perfctr 2.7's perfex and perf stat count children.
+ *
+ * A failure of a perfctr call is explained by perfctr_strerror(); with
+ * events asked for and the PMU held by another user (perfctr_info's
+ * PERFCTR_FEATURE_PMU_BUSY) perfex refuses before it runs the command.
  *
  * On a hybrid Intel CPU an event of one core type's libpfm4 PMU counts
  * on that core type's CPUs only: the child binds itself to them first.
@@ -26,6 +30,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "compiler.h"
@@ -39,8 +44,10 @@ static void usage(FILE *f)
 		"Usage: %s [options] [--] command [arguments]\n"
 		"       %s -i | -l\n"
 		"  -e EVENT, --event=EVENT   count EVENT (repeatable): a libpfm4 name or raw\n"
-		"  -i, --info                print perfctr_info and the CPUs\n"
-		"  -I, --inherit             count the command's children and threads too\n"
+		"  -i, --info                print perfctr_info, the PMU's state and the CPUs\n"
+		"  --no-inherit              count the command's own thread only, not its\n"
+		"                            children and threads (counted by default)\n"
+		"  -I, --inherit             the default; accepted for compatibility\n"
 		"  -l, --list                list the events of this CPU\n"
 		"  -o FILE, --output=FILE    write the counts to FILE (default: stderr)\n"
 		"  -j, --json                write the counts as JSON\n"
@@ -59,6 +66,19 @@ static void die(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(125);
+}
+
+/*
+ * The perfctr call @call failed with @err: what the error is and, on the
+ * next line, what it means here (perfctr_strerror()).
+ */
+static void explain(const char *call, int err, const struct perfctr_info *info)
+{
+	const char *why = perfctr_strerror(err, info);
+
+	fprintf(stderr, "%s: %s: %s\n", prog, call, strerror(err));
+	if (strcmp(why, strerror(err)))
+		fprintf(stderr, "%s: %s\n", prog, why);
 }
 
 /* Child side: a status (0 or an errno) and, on success, the descriptor. */
@@ -134,13 +154,20 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* The final counts: the command's own, and with --inherit its descendants'. */
+/*
+ * The final counts: the command's own and, unless --no-inherit, its
+ * descendants'; and what the output derives from them.
+ */
 struct perfex_counts {
 	struct perfctr_sum_ctrs self;
-	struct vperfctr_children children;	/* zero without --inherit */
+	struct vperfctr_children children;	/* zero with --no-inherit */
 	int inherit;
+	double elapsed;			/* wall-clock seconds */
+	int ipc;			/* events ipc_inst and ipc_cyc give the IPC */
+	unsigned int ipc_inst, ipc_cyc;
 };
 
+/* Part 0 is the total, 1 the command's own count, 2 its descendants'. */
 static unsigned long long count_of(const struct perfex_counts *c, int i, int part)
 {
 	const struct perfctr_sum_ctrs *s = part == 1 ? &c->self : &c->children.sum;
@@ -151,6 +178,36 @@ static unsigned long long count_of(const struct perfex_counts *c, int i, int par
 	return v;
 }
 
+/*
+ * The TSC's ticks in seconds, where perfctr_info gives the clock: x86's
+ * cpu_khz is the TSC's rate, powerpc's the core's, tsc_to_cpu_mult
+ * times the timebase's.  The TSC counts while the threads run.
+ */
+static int tsc_seconds(const struct perfctr_info *info, const struct perfex_counts *c, int part,
+		       double *sec)
+{
+	unsigned int mult = info->tsc_to_cpu_mult ? info->tsc_to_cpu_mult : 1;
+
+	if (!info->cpu_khz)
+		return 0;
+	*sec = (double)count_of(c, -1, part) * mult / (info->cpu_khz * 1000.0);
+	return 1;
+}
+
+/* Instructions per cycle of a part, if perfex counts both and some cycles. */
+static int ipc_of(const struct perfex_counts *c, int part, double *ipc)
+{
+	unsigned long long cycles;
+
+	if (!c->ipc)
+		return 0;
+	cycles = count_of(c, c->ipc_cyc, part);
+	if (!cycles)
+		return 0;
+	*ipc = (double)count_of(c, c->ipc_inst, part) / cycles;
+	return 1;
+}
+
 static void print_count(FILE *f, const struct perfex_counts *c, int i)
 {
 	if (c->inherit)
@@ -158,10 +215,13 @@ static void print_count(FILE *f, const struct perfex_counts *c, int i)
 	fprintf(f, "%19llu", count_of(c, i, 0));
 }
 
-static void print_text(FILE *f, const struct perfctr_cpu_control *cc,
-		       const struct perfex_events *ev, const struct perfex_counts *c)
+static void print_text(FILE *f, const struct perfctr_info *info,
+		       const struct perfctr_cpu_control *cc, const struct perfex_events *ev,
+		       const struct perfex_counts *c)
 {
-	unsigned int i;
+	static const int parts[] = { 1, 2, 0 };	/* self, children, total */
+	unsigned int i, k;
+	double v;
 
 	if (c->inherit)
 		fprintf(f, "\t\t\t%19s %19s %19s\n", "self", "children", "total");
@@ -178,6 +238,29 @@ static void print_text(FILE *f, const struct perfctr_cpu_control *cc,
 		print_count(f, c, i);
 		fprintf(f, "\t%s\n", ev->name[i]);
 	}
+	if (tsc_seconds(info, c, 0, &v)) {
+		fprintf(f, "tsc seconds\t\t");
+		for (k = c->inherit ? 0 : 2; k < 3; k++) {
+			tsc_seconds(info, c, parts[k], &v);
+			fprintf(f, "%19.6f%s", v, k < 2 ? " " : "");
+		}
+		fprintf(f, "\tthe threads' run time (TSC at %u kHz)\n",
+			info->cpu_khz / (info->tsc_to_cpu_mult ? info->tsc_to_cpu_mult : 1));
+	}
+	if (c->ipc) {
+		fprintf(f, "ipc\t\t\t");
+		for (k = c->inherit ? 0 : 2; k < 3; k++) {
+			if (ipc_of(c, parts[k], &v))
+				fprintf(f, "%19.3f%s", v, k < 2 ? " " : "");
+			else
+				fprintf(f, "%19s%s", "-", k < 2 ? " " : "");
+		}
+		fprintf(f, "\tinstructions per cycle\n");
+	}
+	fprintf(f, "elapsed seconds\t\t");
+	if (c->inherit)
+		fprintf(f, "%19s %19s ", "", "");
+	fprintf(f, "%19.6f\twall clock\n", c->elapsed);
 	if (c->inherit) {
 		fprintf(f, "children\t\t%u merged, %u not %s\n", c->children.nr_merged,
 			c->children.nr_unmerged, "(changed their control, or got no counters)");
@@ -187,7 +270,7 @@ static void print_text(FILE *f, const struct perfctr_cpu_control *cc,
 	}
 }
 
-/* With --inherit: the parts of a count, after its total. */
+/* Unless --no-inherit: the parts of a count, after its total. */
 static void json_parts(FILE *f, const struct perfex_counts *c, int i, const char *prefix)
 {
 	if (c->inherit)
@@ -200,11 +283,15 @@ static void print_json(FILE *f, const struct perfctr_info *info,
 		       const struct perfex_counts *c, int status)
 {
 	unsigned int i;
+	double v;
 
 	fprintf(f, "{\"cpu_type\": %u, \"cpu_name\": ", info->cpu_type);
 	json_string(f, perfctr_info_cpu_name(info));
 	fprintf(f, ", \"cpu_khz\": %u, \"tsc\": %llu", info->cpu_khz, count_of(c, -1, 0));
 	json_parts(f, c, -1, "tsc_");
+	if (tsc_seconds(info, c, 0, &v))
+		fprintf(f, ", \"tsc_seconds\": %.6f", v);
+	fprintf(f, ", \"elapsed_seconds\": %.6f", c->elapsed);
 	if (c->inherit) {
 		fprintf(f, ", \"children_merged\": %u, \"children_unmerged\": %u",
 			c->children.nr_merged, c->children.nr_unmerged);
@@ -221,6 +308,8 @@ static void print_json(FILE *f, const struct perfctr_info *info,
 		fputc('}', f);
 	}
 	fprintf(f, "]");
+	if (ipc_of(c, 0, &v))
+		fprintf(f, ", \"ipc\": %.4f", v);
 	if (WIFEXITED(status))
 		fprintf(f, ", \"exit_status\": %d", WEXITSTATUS(status));
 	else if (WIFSIGNALED(status))
@@ -233,6 +322,12 @@ static void print_info(const struct perfctr_info *info)
 	struct perfctr_cpus_info *ci;
 
 	perfctr_info_print(info);
+	if (!perfctr_info_nrctrs(info))
+		printf("PMU: none (the CPU model has no programmable counters: the TSC only)\n");
+	else if (info->cpu_features & PERFCTR_FEATURE_PMU_BUSY)
+		printf("PMU: busy (held by perf_events, the NMI watchdog or a KVM guest)\n");
+	else
+		printf("PMU: free\n");
 	ci = perfctr_cpus_info(-1);
 	if (ci) {
 		perfctr_cpus_info_print(ci);
@@ -243,12 +338,25 @@ static void print_info(const struct perfctr_info *info)
 	fflush(stdout);
 }
 
+static double seconds(const struct timespec *a, const struct timespec *b)
+{
+	return (b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+/* Is @what a perfctr call the child made (for its explanation)? */
+static int perfctr_call(const char *what)
+{
+	return !strcmp(what, "vperfctr_open") || !strcmp(what, "vperfctr_control");
+}
+
 int main(int argc, char **argv)
 {
+	enum { OPT_NO_INHERIT = 256 };
 	static const struct option opts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "info", no_argument, NULL, 'i' },
 		{ "inherit", no_argument, NULL, 'I' },
+		{ "no-inherit", no_argument, NULL, OPT_NO_INHERIT },
 		{ "list", no_argument, NULL, 'l' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
@@ -261,14 +369,16 @@ int main(int argc, char **argv)
 	struct perfctr_info info;
 	int opt, info_opt = 0, list = 0, json = 0, sv[2], fd, err, status;
 	const char *outname = NULL, *specs[PERFCTR_NRCTRS];
-	int i, nspecs = 0, bind;
-	char errbuf[1024], what[64];
+	int i, nspecs = 0, bind, exec_fd, exec_failed = 0;
+	char errbuf[1024], what[64], exec_what[64];
+	struct timespec t0, t1;
 	cpu_set_t cpus;
 	FILE *out = stderr;
 	pid_t pid;
 
 	memset(&control, 0, sizeof(control));
 	control.cpu_control.tsc_on = 1;
+	counts.inherit = 1;
 	while ((opt = getopt_long(argc, argv, "+e:iIlo:jh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
@@ -280,8 +390,10 @@ int main(int argc, char **argv)
 			info_opt = 1;
 			break;
 		case 'I':
-			counts.inherit = 1;
-			control.flags = VPERFCTR_CONTROL_INHERIT | VPERFCTR_CONTROL_INHERIT_THREAD;
+			/* The default: kept for the scripts of perfex 2.7's users. */
+			break;
+		case OPT_NO_INHERIT:
+			counts.inherit = 0;
 			break;
 		case 'l':
 			list = 1;
@@ -300,12 +412,22 @@ int main(int argc, char **argv)
 			return 125;
 		}
 	}
+	if (optind >= argc && !info_opt && !list) {
+		usage(stderr);
+		return 125;
+	}
+	if (counts.inherit)
+		control.flags = VPERFCTR_CONTROL_INHERIT | VPERFCTR_CONTROL_INHERIT_THREAD;
+	/* On a kernel without perfctr the library fails it without a system call. */
 	if (perfctr_sys_info(&info, NULL, NULL)) {
-		/* ENODEV: the driver did not initialise; otherwise (ENOSYS) no perfctr. */
-		if (errno == ENODEV)
-			die("perfctr_info: %s", strerror(errno));
-		die("perfctr_info: %s: this kernel has no perfctr (CONFIG_PERFCTR)",
-		    strerror(errno));
+		err = errno;
+		/* -l alone lists libpfm4's events without perfctr. */
+		if (list && !info_opt && !nspecs && optind >= argc) {
+			perfex_list_events(stdout, NULL);
+			return 0;
+		}
+		explain("perfctr_info", err, NULL);
+		return 125;
 	}
 	for (i = 0; i < nspecs; i++)
 		if (perfex_add_event(&info, &control.cpu_control, &ev, specs[i], errbuf,
@@ -315,12 +437,15 @@ int main(int argc, char **argv)
 		print_info(&info);
 	if (list)
 		perfex_list_events(stdout, &info);
-	if (optind >= argc) {
-		if (info_opt || list)
-			return 0;
-		usage(stderr);
+	if (optind >= argc)
+		return 0;
+	/* Events while another user holds the PMU: refused before the command runs. */
+	if (control.cpu_control.nractrs && info.cpu_features & PERFCTR_FEATURE_PMU_BUSY) {
+		explain("the PMU is busy (perfctr_info)", EBUSY, &info);
 		return 125;
 	}
+	counts.ipc = perfex_ipc_events(&info, &control.cpu_control, &ev, &counts.ipc_inst,
+				       &counts.ipc_cyc);
 	/* The CPUs of the core type the events need (hybrid Intel CPUs). */
 	bind = perfex_events_cpus(&ev, NULL, NULL, &cpus, errbuf, sizeof(errbuf));
 	if (bind < 0)
@@ -334,6 +459,7 @@ int main(int argc, char **argv)
 		die("socketpair: %s: perfex needs a kernel with CONFIG_NET and CONFIG_UNIX",
 		    strerror(errno));
 	fflush(NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = fork();
 	if (pid < 0)
 		die("fork: %s", strerror(errno));
@@ -356,28 +482,40 @@ int main(int argc, char **argv)
 		if (send_state(sv[1], 0, fd, ""))
 			_exit(127);
 		close(fd);
+		/* A successful exec closes sv[1] (close-on-exec): perfex sees its end. */
 		execvp(argv[optind], &argv[optind]);
-		fprintf(stderr, "%s: %s: %s\n", prog, argv[optind], strerror(errno));
-		_exit(errno == ENOENT ? 127 : 126);
+		err = errno;
+		fprintf(stderr, "%s: %s: %s\n", prog, argv[optind], strerror(err));
+		send_state(sv[1], err, -1, "exec");
+		_exit(err == ENOENT ? 127 : 126);
 	}
 	close(sv[1]);
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
 	err = recv_state(sv[0], &fd, what, sizeof(what));
+	/* Then the end of the stream at the exec, or the exec's failure. */
+	if (!err && recv_state(sv[0], &exec_fd, exec_what, sizeof(exec_what)) != -EPIPE)
+		exec_failed = 1;
 	close(sv[0]);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			die("waitpid: %s", strerror(errno));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	counts.elapsed = seconds(&t0, &t1);
 	if (err) {
-		fprintf(stderr, "%s: %s: %s\n", prog, what, strerror(-err));
-		if (err == -EINVAL && control.cpu_control.nractrs)
-			fprintf(stderr,
-				"%s: the CPU model (%s) refused the events: a counter it lacks, or an event select it does not take\n",
-				prog, perfctr_info_cpu_name(&info));
+		if (perfctr_call(what))
+			explain(what, -err, &info);
+		else
+			fprintf(stderr, "%s: %s: %s\n", prog, what, strerror(-err));
 		return 125;
 	}
 	if (fd < 0)
 		die("no descriptor from the child");
+	if (exec_failed) {
+		/* The command did not run (the child said why): no counts. */
+		close(fd);
+		return WIFEXITED(status) ? WEXITSTATUS(status) : 127;
+	}
 	/* The command's threads and children are gone: the merges are done. */
 	if (perfctr_sys_vread(fd, &counts.self, NULL, counts.inherit ? &counts.children : NULL))
 		die("vperfctr_read: %s", strerror(errno));
@@ -385,7 +523,7 @@ int main(int argc, char **argv)
 	if (json)
 		print_json(out, &info, &control.cpu_control, &ev, &counts, status);
 	else
-		print_text(out, &control.cpu_control, &ev, &counts);
+		print_text(out, &info, &control.cpu_control, &ev, &counts);
 	if (out != stderr && fclose(out))
 		die("%s: %s", outname, strerror(errno));
 	if (WIFSIGNALED(status))

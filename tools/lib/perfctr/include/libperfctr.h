@@ -151,6 +151,18 @@ void perfctr_cpu_control_print(const struct perfctr_cpu_control *control);
 unsigned int perfctr_linux_version_code(void);
 #define PERFCTR_KERNEL_VERSION(v, p, s)	(((v) << 16) + ((p) << 8) + (s))
 
+/*
+ * What the error @err (an errno value of a perfctr call; its sign is
+ * ignored) means on this system and what to do about it: for EACCES
+ * which of kernel.perfctr_access and kernel.perf_event_paranoid refuses
+ * the caller, for EBUSY who may hold the PMU, for ENOSYS and ENODEV what
+ * the kernel lacks.  @info (NULL if unknown) is perfctr_info()'s: it
+ * names the CPU model.  For an error it has no advice on, strerror(@err).
+ * The string is the calling thread's until its next call.  Makes no
+ * perfctr system call.
+ */
+const char *perfctr_strerror(int err, const struct perfctr_info *info);
+
 /* The fast reads of the mapped state: perfctr_state_read_tsc/pmc/ctrs(). */
 #include "perfctr_read.h"
 
