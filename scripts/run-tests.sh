@@ -12,6 +12,8 @@
 #                                       | bench-off | bench-switch
 #                                       | bench-insns[-base|-off] (ppc64)
 #
+# PERFCTR_LIB_SRC: a libperfctr tree to build instead of the applied
+# kernel tree's (to try library changes on a kernel already built).
 # Prints every result line, then one line per group:
 #   <arch>/<cpu> <suite>: N passed, N failed
 # and appends the group counts to $RESULTS (if set).  Any BUG, WARNING,
@@ -65,7 +67,7 @@ build_lib() {	# out-dir cc
 	rm -rf "$1"; mkdir -p "$1"
 	local pfm=0
 	[[ $2 == gcc ]] && pfm=1
-	make -s -C "$src/tools/lib/perfctr" OUTPUT="$1/" CC="$2" LIBPFM=$pfm \
+	make -s -C "${PERFCTR_LIB_SRC:-$src/tools/lib/perfctr}" OUTPUT="$1/" CC="$2" LIBPFM=$pfm \
 		KHDR_INCLUDES="-I$hdr/include" LDFLAGS=-static all tests >"$1.log" 2>&1 ||
 		{ cat "$1.log" >&2; die "libperfctr does not build with $2"; }
 }

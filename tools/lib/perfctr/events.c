@@ -594,7 +594,8 @@ static unsigned int name_counts(const char *name, struct ipc_name *in)
 
 static unsigned int event_counts(const struct perfctr_info *info,
 				 const struct perfctr_cpu_control *cc,
-				 const struct perfex_events *ev, unsigned int i, struct ipc_name *in)
+				 const struct perfex_events *ev, unsigned int i,
+				 struct ipc_name *in)
 {
 	unsigned int counts;
 
@@ -609,8 +610,6 @@ static unsigned int event_counts(const struct perfctr_info *info,
 	/* A general counter, and a real event select (not a fixed counter's). */
 	if (cc->pmc_map[i] >= 0x40000000 || !(ev->code[i] & 0xff))
 		return PERFEX_COUNTS_OTHER;
-#else
-	(void)info;
 #endif
 	return counts;
 }

@@ -392,44 +392,40 @@ static void explain_eacces(char *buf, size_t len)
 	int root = geteuid() == 0, refused = 0;
 
 	if (!have_access) {
-		add(buf, len, "/proc/sys/kernel/perfctr_access cannot be read (is /proc "
-		    "mounted?): kernel.perfctr_access (0-3) may forbid it. ");
+		add(buf, len,
+		    "/proc/sys/kernel/perfctr_access cannot be read (is /proc mounted?): kernel.perfctr_access (0-3) may forbid it. ");
 	} else if (access == 0) {
-		add(buf, len, "kernel.perfctr_access is 0: perfctr is off for every user, root "
-		    "included; an administrator can turn it on with sysctl "
-		    "kernel.perfctr_access=2 (the TSC for every user) or 3 (the programmable "
-		    "counters too). ");
+		add(buf, len,
+		    "kernel.perfctr_access is 0: perfctr is off for every user, root included; an administrator can turn it on with sysctl kernel.perfctr_access=2 (the TSC for every user) or 3 (the programmable counters too). ");
 		refused = 1;
 	} else if (access == 1 && !perfmon) {
-		add(buf, len, "kernel.perfctr_access is 1: perfctr needs CAP_PERFMON or root; an "
-		    "administrator can allow every user the TSC with sysctl "
-		    "kernel.perfctr_access=2, and the programmable counters too with 3. ");
+		add(buf, len,
+		    "kernel.perfctr_access is 1: perfctr needs CAP_PERFMON or root; an administrator can allow every user the TSC with sysctl kernel.perfctr_access=2, and the programmable counters too with 3. ");
 		refused = 1;
 	} else if (access == 2 && !perfmon) {
-		add(buf, len, "kernel.perfctr_access is 2: programmable counters need CAP_PERFMON "
-		    "or root (every user may count the TSC); an administrator can allow all "
-		    "users with sysctl kernel.perfctr_access=3. ");
+		add(buf, len,
+		    "kernel.perfctr_access is 2: programmable counters need CAP_PERFMON or root (every user may count the TSC); an administrator can allow all users with sysctl kernel.perfctr_access=3. ");
 	}
 	if (have_paranoid && paranoid > 2 && !admin) {
-		add(buf, len, "kernel.perf_event_paranoid is %d (above 2): only CAP_SYS_ADMIN "
-		    "may use perfctr; an administrator can allow other users with sysctl "
-		    "kernel.perf_event_paranoid=2. ", paranoid);
+		add(buf, len,
+		    "kernel.perf_event_paranoid is %d (above 2): only CAP_SYS_ADMIN may use perfctr; an administrator can allow other users with sysctl kernel.perf_event_paranoid=2. ",
+		    paranoid);
 		refused = 1;
 	}
 	if (have_paranoid && paranoid > 1 && !perfmon)
-		add(buf, len, "%s kernel-mode event (:k or the OS bit) needs "
-		    "perf_event_paranoid <= 1 (it is %d) or CAP_PERFMON: count user mode "
-		    "only. ", *buf ? "And a" : "A", paranoid);
+		add(buf, len,
+		    "%s kernel-mode event (:k or the OS bit) needs perf_event_paranoid <= 1 (it is %d) or CAP_PERFMON: count user mode only. ",
+		    *buf ? "And a" : "A", paranoid);
 	if (!*buf) {
 		add(buf, len, "neither kernel.perfctr_access (%d) nor kernel.perf_event_paranoid ",
 		    access);
 		if (have_paranoid)
 			add(buf, len, "(%d) ", paranoid);
-		add(buf, len, "refuses this caller: a security module (SELinux, AppArmor) "
-		    "refused it as it would perf_event_open(); see the audit log. ");
+		add(buf, len,
+		    "refuses this caller: a security module (SELinux, AppArmor) refused it as it would perf_event_open(); see the audit log. ");
 	} else if (!refused && have_access) {
-		add(buf, len, "Otherwise a security module (SELinux, AppArmor) refused it as it "
-		    "would perf_event_open(); see the audit log. ");
+		add(buf, len,
+		    "Otherwise a security module (SELinux, AppArmor) refused it as it would perf_event_open(); see the audit log. ");
 	}
 	add(buf, len, "(The caller is %s%s.)", root ? "root" : "not root",
 	    admin ? ", with CAP_SYS_ADMIN" : perfmon ? ", with CAP_PERFMON" :
@@ -446,17 +442,18 @@ static void explain_ebusy(char *buf, size_t len, const struct perfctr_info *info
 
 	if (info && info->cpu_features & PERFCTR_FEATURE_PMU_BUSY)
 		add(buf, len, "perfctr_info shows the PMU busy: ");
-	add(buf, len, "another user holds the performance counters: perf events (a "
-	    "running perf, PAPI's perf_event component, a profiler), ");
+	add(buf, len,
+	    "another user holds the performance counters: perf events (a running perf, PAPI's perf_event component, a profiler), ");
 	if (watchdog > 0)
-		add(buf, len, "the NMI watchdog (kernel.nmi_watchdog is %d: sysctl "
-		    "kernel.nmi_watchdog=0 frees the PMU), ", watchdog);
+		add(buf, len,
+		    "the NMI watchdog (kernel.nmi_watchdog is %d: sysctl kernel.nmi_watchdog=0 frees the PMU), ",
+		    watchdog);
 	else if (watchdog < 0)
 		add(buf, len, "the NMI watchdog (sysctl kernel.nmi_watchdog=0 frees the PMU), ");
 	else
 		add(buf, len, "the NMI watchdog (off here: kernel.nmi_watchdog is 0), ");
-	add(buf, len, "or a KVM guest with a mediated vPMU. Stop it and retry, or count "
-	    "the TSC alone.");
+	add(buf, len, "or a KVM guest with a mediated vPMU. ");
+	add(buf, len, "Stop it and retry, or count the TSC alone.");
 }
 
 /* EPERM: another thread's state, or a kernel locked down for perf. */
@@ -473,28 +470,34 @@ static void explain_eperm(char *buf, size_t len)
 		close(fd);
 	}
 	if (strstr(mode, "[confidentiality]"))
-		add(buf, len, "the kernel is locked down (lockdown=confidentiality), which "
-		    "refuses kernel-mode events: count user mode only. ");
-	add(buf, len, "An operation on another thread's state needs that thread stopped "
-	    "under ptrace(2) by the caller.");
+		add(buf, len,
+		    "the kernel is locked down (lockdown=confidentiality), which refuses kernel-mode events: count user mode only. ");
+	add(buf, len,
+	    "An operation on another thread's state needs that thread stopped under ptrace(2) by the caller.");
 }
 
-const char *perfctr_strerror(int err, const struct perfctr_info *info)
-{
-	char *buf = strerror_buf;
-	size_t len = sizeof(strerror_buf);
+/* The explanations that depend on the error alone. */
+static const char *const constant_explanations[] = {
+	[ENOSYS] =
+		"this kernel has no perfctr (not patched, or CONFIG_PERFCTR off; the per-thread counters need CONFIG_PERFCTR_VIRTUAL too): boot a kernel with perfctr (in a chroot, mount /proc: the library looks for /proc/sys/kernel/perfctr_access)",
+	[ENODEV] =
+		"no perfctr driver for this CPU: the driver did not initialise (see the kernel log: dmesg | grep perfctr)",
+	[ENOENT] = "the thread has no perfctr state (it is opened without creating one)",
+	[ESRCH] =
+		"no such thread, or the state is no longer attached to one (its thread exited or unlinked it)",
+	[EOPNOTSUPP] =
+		"the CPU model has no overflow interrupts (PERFCTR_FEATURE_PCINT clear): use a-mode counters only",
+	[EPROTO] =
+		"the kernel's perfctr ABI differs from the library's (PERFCTR_ABI_VERSION): rebuild against this kernel's headers",
+};
 
-	if (err < 0)
-		err = -err;
+/* The explanation of @err in @buf, or a constant one. */
+static const char *explain(int err, const struct perfctr_info *info, char *buf, size_t len)
+{
+	if ((unsigned int)err < ARRAY_SIZE(constant_explanations) && constant_explanations[err])
+		return constant_explanations[err];
 	buf[0] = 0;
 	switch (err) {
-	case ENOSYS:
-		return "this kernel has no perfctr (not patched, or CONFIG_PERFCTR off; the "
-		       "per-thread counters need CONFIG_PERFCTR_VIRTUAL too): boot a kernel "
-		       "with perfctr";
-	case ENODEV:
-		return "no perfctr driver for this CPU: the driver did not initialise (see "
-		       "the kernel log: dmesg | grep perfctr)";
 	case EACCES:
 		explain_eacces(buf, len);
 		break;
@@ -506,32 +509,29 @@ const char *perfctr_strerror(int err, const struct perfctr_info *info)
 		break;
 	case EINVAL:
 		if (info && !perfctr_info_nrctrs(info))
-			add(buf, len, "the CPU model (%s) has no programmable counters (no usable "
-			    "PMU, as in most virtual machines): only the TSC counts",
+			add(buf, len,
+			    "the CPU model (%s) has no programmable counters (no usable PMU, as in most virtual machines): only the TSC counts",
 			    perfctr_info_cpu_name(info));
 		else if (info)
-			add(buf, len, "the kernel refused the control: a counter the CPU model "
-			    "(%s) lacks, an event select it does not take, or no CPU the "
-			    "thread may run on that is not forbidden to the control "
-			    "(perfctr_cpus_info())", perfctr_info_cpu_name(info));
+			add(buf, len,
+			    "the kernel refused the control: a counter the CPU model (%s) lacks, an event select it does not take, or every CPU the thread may run on is forbidden to the control (perfctr_cpus_info())",
+			    perfctr_info_cpu_name(info));
 		else
-			add(buf, len, "the kernel refused the arguments: a counter or an event "
-			    "select the CPU model does not take, a bad flag, or a descriptor "
-			    "that is not a perfctr state's");
+			add(buf, len,
+			    "the kernel refused the arguments: a counter or an event select the CPU model does not take, a bad flag, or a descriptor that is not a perfctr state's");
 		break;
-	case ENOENT:
-		return "the thread has no perfctr state (it is opened without creating one)";
-	case ESRCH:
-		return "no such thread, or the state is no longer attached to one (its "
-		       "thread exited or unlinked it)";
-	case EOPNOTSUPP:
-		return "the CPU model has no overflow interrupts (PERFCTR_FEATURE_PCINT "
-		       "clear): use a-mode counters only";
-	case EPROTO:
-		return "the kernel's perfctr ABI differs from the library's "
-		       "(PERFCTR_ABI_VERSION): rebuild against this kernel's headers";
 	default:
 		return strerror(err);
 	}
 	return buf;
+}
+
+const char *perfctr_strerror(int err, const struct perfctr_info *info)
+{
+	int saved = errno;	/* it reads files: errno stays the caller's */
+	const char *msg;
+
+	msg = explain(err < 0 ? -err : err, info, strerror_buf, sizeof(strerror_buf));
+	errno = saved;
+	return msg;
 }

@@ -95,12 +95,23 @@ for page in "$src"/Documentation/*.[123]; do
 done
 result $st "man pages lint clean"
 
-# Without a perfctr kernel: perfex says so; the tests skip.
+# Without a perfctr kernel: perfex says so (perfctr_strerror's ENOSYS
+# advice); -h, -l and usage errors work; the tests skip.
 "$out/gcc/perfex" -h >/dev/null 2>&1
 result $? "perfex -h"
+"$out/gcc/perfex" >/dev/null 2>"$out/perfex.err"
+st=$?
+"$out/gcc/perfex" --no-such-option >/dev/null 2>>"$out/perfex.err"
+st2=$?
+[ $st -eq 125 ] && [ $st2 -eq 125 ] && [ "$(grep -c '^Usage:' "$out/perfex.err")" -eq 2 ]
+result $? "perfex usage errors: 125 and the usage"
 if ! "$out/gcc/perfex" -i >/dev/null 2>"$out/perfex.err"; then
-	grep -q 'perfctr' "$out/perfex.err"
-	result $? "perfex without perfctr explains itself"
+	grep -q '^perfex: perfctr_info: ' "$out/perfex.err" &&
+		grep -q '^perfex: this kernel has no perfctr (.*CONFIG_PERFCTR' "$out/perfex.err"
+	result $? "perfex without perfctr explains itself (perfctr_strerror)"
+	"$out/gcc/perfex" -l >"$out/perfex.list" 2>&1 &&
+		grep -q '^CPU: unknown' "$out/perfex.list"
+	result $? "perfex -l without perfctr"
 fi
 "$out/gcc/tests/libperfctr_test" --perfex "$out/gcc/perfex" >"$out/test.log" 2>&1
 result $? "libperfctr_test on the host (skips without perfctr)"
@@ -108,15 +119,15 @@ result $? "libperfctr_test on the host (skips without perfctr)"
 # Without perfctr the library fails ENOSYS before any perfctr system call
 # (473-478 may be other calls' on other kernels): strace shows none.
 # The example exits 1 when vperfctr_open() fails.
-name="no perfctr system call without perfctr (perfex, libperfctr_test, the example)"
+name="no perfctr system call without perfctr (perfex -i, -l, usage; libperfctr_test; the example)"
 if [ -e /proc/sys/kernel/perfctr_access ]; then
 	echo "ok $((n = n + 1)) $name # SKIP this kernel has perfctr"
 elif ! command -v strace >/dev/null || ! strace -o /dev/null true 2>/dev/null; then
 	echo "ok $((n = n + 1)) $name # SKIP no strace"
 else
 	st=0
-	for cmd in "$out/gcc/perfex -i" "$out/gcc/tests/libperfctr_test" \
-		   "$out/readme_example"; do
+	for cmd in "$out/gcc/perfex -i" "$out/gcc/perfex -l" "$out/gcc/perfex" \
+		   "$out/gcc/tests/libperfctr_test" "$out/readme_example"; do
 		LD_LIBRARY_PATH=$dest/opt/perfctr/lib strace -f -n -o "$out/strace.log" \
 			$cmd >/dev/null 2>&1
 		code=$?

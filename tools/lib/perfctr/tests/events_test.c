@@ -193,6 +193,64 @@ static void test_hybrid(void)
 	rm_tree(plain);
 }
 
+/* The IPC's events: libpfm4 names of instructions and core cycles only. */
+static void test_ipc(void)
+{
+	struct perfctr_info info = { .cpu_type = PERFCTR_X86_AMD_FAM15H };
+	struct perfctr_cpu_control cc;
+	struct perfex_events ev;
+	unsigned int inst = 9, cyc = 9;
+	char err[256] = "";
+	int r;
+
+	memset(&cc, 0, sizeof(cc));
+	memset(&ev, 0, sizeof(ev));
+	r = perfex_add_event(&info, &cc, &ev, "0x4300c0", err, sizeof(err));
+	r |= perfex_add_event(&info, &cc, &ev, "CYCLES_NOT_IN_HALT", err, sizeof(err));
+	r |= perfex_add_event(&info, &cc, &ev, "RETIRED_INSTRUCTIONS", err, sizeof(err));
+	check(!r && perfex_event_counts(&info, &cc, &ev, 0) == PERFEX_COUNTS_OTHER &&
+	      perfex_event_counts(&info, &cc, &ev, 1) == PERFEX_COUNTS_CYCLES &&
+	      perfex_event_counts(&info, &cc, &ev, 2) == PERFEX_COUNTS_INSTRUCTIONS,
+	      "instructions and cycles told by name, raw events not", err);
+	check(perfex_ipc_events(&info, &cc, &ev, &inst, &cyc) && inst == 2 && cyc == 1,
+	      "IPC of RETIRED_INSTRUCTIONS / CYCLES_NOT_IN_HALT", "");
+
+	memset(&cc, 0, sizeof(cc));
+	memset(&ev, 0, sizeof(ev));
+	r = perfex_add_event(&info, &cc, &ev, "RETIRED_INSTRUCTIONS", err, sizeof(err));
+	r |= perfex_add_event(&info, &cc, &ev, "CYCLES_NOT_IN_HALT:k=1:u=0", err, sizeof(err));
+	r |= perfex_add_event(&info, &cc, &ev, "CYCLES_NOT_IN_HALT:c=1", err, sizeof(err));
+	r |= perfex_add_event(&info, &cc, &ev, "RETIRED_INSTRUCTIONS@0x40000000", err,
+			      sizeof(err));
+	check(!r && perfex_event_counts(&info, &cc, &ev, 1) == PERFEX_COUNTS_CYCLES &&
+	      perfex_event_counts(&info, &cc, &ev, 2) == PERFEX_COUNTS_OTHER &&
+	      perfex_event_counts(&info, &cc, &ev, 3) == PERFEX_COUNTS_OTHER,
+	      "a cmask makes another event; a fixed counter is not told by name", err);
+	check(!perfex_ipc_events(&info, &cc, &ev, &inst, &cyc),
+	      "no IPC of user-mode instructions and kernel-mode cycles", "");
+
+	/* Names of other models, as libpfm4 spells them in full. */
+	memset(&cc, 0, sizeof(cc));
+	memset(&ev, 0, sizeof(ev));
+	ev.n = 4;
+	ev.name[0] = "icl::INST_RETIRED:ANY:k=0:u=1:e=0:i=0:c=0:intx=0:intxcp=0";
+	ev.code[0] = 0x510100;	/* the fixed counter's pseudo-encoding */
+	ev.name[1] = "wsm::INST_RETIRED:ANY:k=0:u=1:e=0:i=0:c=0:t=0:intx=0:intxcp=0";
+	ev.code[1] = 0x5101c0;
+	ev.name[2] = "icl::CPU_CLK_UNHALTED:REF_TSC:k=0:u=1:e=0:i=0:c=0:intx=0:intxcp=0";
+	ev.code[2] = 0x51003c;
+	ev.name[3] = "skl::CPU_CLK_THREAD_UNHALTED:THREAD_P:k=0:u=1:e=0:i=0:c=0:t=0";
+	ev.code[3] = 0x51003c;
+	cc.nractrs = 4;
+	check(perfex_event_counts(&info, &cc, &ev, 0) == PERFEX_COUNTS_OTHER &&
+	      perfex_event_counts(&info, &cc, &ev, 1) == PERFEX_COUNTS_INSTRUCTIONS &&
+	      perfex_event_counts(&info, &cc, &ev, 2) == PERFEX_COUNTS_OTHER &&
+	      perfex_event_counts(&info, &cc, &ev, 3) == PERFEX_COUNTS_CYCLES,
+	      "fixed-counter pseudo-encodings and reference cycles are not the IPC's", "");
+	check(!perfex_ipc_events(&info, &cc, &ev, &inst, &cyc),
+	      "no IPC of events of two PMUs", "");
+}
+
 int main(void)
 {
 	struct perfctr_info info = { .cpu_type = PERFCTR_X86_AMD_FAM15H };
@@ -229,6 +287,7 @@ int main(void)
 	r = perfex_add_event(&info, &cc, &ev, "0x4300c0", err, sizeof(err));
 	check(r && strstr(err, "no programmable counters"), "generic model refuses events", err);
 	test_hybrid();
+	test_ipc();
 	printf("1..%d\n", n);
 	return fails != 0;
 }

@@ -204,6 +204,27 @@ static void test_info(void)
 	      "perfctr_linux_version_code");
 }
 
+/* perfctr_strerror(): advice for the errors of a user's first hour. */
+static void test_strerror(void)
+{
+	const char *m;
+
+	CHECK(strstr(perfctr_strerror(ENOSYS, NULL), "CONFIG_PERFCTR") &&
+	      strstr(perfctr_strerror(-ENODEV, NULL), "driver"),
+	      "perfctr_strerror: ENOSYS, ENODEV (either sign)");
+	m = perfctr_strerror(EBUSY, &info);
+	CHECK(strstr(m, "perf") && strstr(m, "nmi_watchdog") && strstr(m, "KVM"),
+	      "perfctr_strerror: EBUSY names perf, the NMI watchdog and KVM", "%s", m);
+	m = perfctr_strerror(EACCES, &info);
+	CHECK(strstr(m, "perfctr_access") || strstr(m, "perf_event_paranoid"),
+	      "perfctr_strerror: EACCES names the sysctls", "%s", m);
+	m = perfctr_strerror(EINVAL, &info);
+	CHECK(strstr(m, perfctr_info_cpu_name(&info)), "perfctr_strerror: EINVAL names the model",
+	      "%s", m);
+	CHECK(!strcmp(perfctr_strerror(ENOMEM, NULL), strerror(ENOMEM)),
+	      "perfctr_strerror: strerror() for others");
+}
+
 static void test_raw(void)
 {
 	struct vperfctr_control c;
@@ -567,6 +588,17 @@ static unsigned long long json_number(const char *doc, const char *key)
 	return p ? strtoull(p + strlen(pat), NULL, 0) : ~0ULL;
 }
 
+/* A JSON number that may have a fraction; -1 when the key is missing. */
+static double json_double(const char *doc, const char *key)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "\"%s\": ", key);
+	p = strstr(doc, pat);
+	return p ? strtod(p + strlen(pat), NULL) : -1;
+}
+
 static void read_file(const char *path, char *buf, size_t len)
 {
 	int fd = open(path, O_RDONLY);
@@ -603,8 +635,8 @@ static void test_perfex(const char *perfex, const char *self)
 	const char *tmp = "/tmp/perfex-test.out";
 	const char *json = "/tmp/perfex-test.json";
 	int sv[2], rc;
-	unsigned long long tsc;
-	double t;
+	unsigned long long tsc, self_tsc = ~0ULL, children = ~0ULL;
+	double t, elapsed;
 
 	if (access(perfex, X_OK)) {
 		skip("perfex", "no perfex binary");
@@ -617,6 +649,10 @@ static void test_perfex(const char *perfex, const char *self)
 		CHECK(rc == 0 && strstr(buf, "abi_version") && strstr(buf, "cpu_type") &&
 		      strstr(buf, perfctr_info_cpu_name(&info)) && strstr(buf, "cpus"),
 		      "perfex -i", "rc %d", rc);
+		/* Busy or free as of perfex's own perfctr_info(): either may be. */
+		CHECK(nrctrs ? strstr(buf, "PMU: busy (held by") || strstr(buf, "PMU: free\n") :
+		      !!strstr(buf, "PMU: none"), "perfex -i says whether the PMU is free",
+		      "%.400s", buf);
 	}
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
 		char *const argv[] = { (char *)perfex, (char *)self, "--spin", "1", NULL };
@@ -650,20 +686,42 @@ static void test_perfex(const char *perfex, const char *self)
 			      tsc, t, info.cpu_khz);
 		else
 			CHECK(tsc > 0, "perfex tsc", "%llu", tsc);
+		/* Children are counted by default: the parts, none of them merged. */
+		CHECK(json_number(buf, "tsc_self") == tsc &&
+		      json_number(buf, "tsc_children") == 0 &&
+		      json_number(buf, "children_merged") == 0 &&
+		      json_number(buf, "children_unmerged") == 0,
+		      "perfex counts children by default: self and children parts", "%.300s", buf);
+		elapsed = json_double(buf, "elapsed_seconds");
+		CHECK(elapsed >= 0.099 && elapsed <= t / 1e3 + 0.001,
+		      "perfex --json elapsed_seconds: the spin's 100 ms, within perfex's run",
+		      "%f s in %.0f ms", elapsed, t);
+		if (info.cpu_khz) {
+			double sec = json_double(buf, "tsc_seconds"), want;
+
+			want = (double)tsc * (info.tsc_to_cpu_mult ? info.tsc_to_cpu_mult : 1) /
+			       (info.cpu_khz * 1e3);
+			CHECK(sec - want < 0.000002 && want - sec < 0.000002 &&
+			      sec <= elapsed * 1.001 + 0.001,
+			      "perfex --json tsc_seconds: the TSC at cpu_khz, below elapsed",
+			      "%f s, want %f s, elapsed %f s", sec, want, elapsed);
+		}
 	}
 	{
 		char *const argv[] = { (char *)perfex, (char *)self, "--spin", "1",
 				       "--exit", "0", NULL };
 
 		rc = run(argv, tmp, buf, sizeof(buf));
-		CHECK(rc == 0 && strstr(buf, "tsc"), "perfex text output", "rc %d: %.100s", rc,
+		CHECK(rc == 0 && strstr(buf, "tsc") && strstr(buf, "self") &&
+		      strstr(buf, "total") && strstr(buf, "0 merged") &&
+		      strstr(buf, "elapsed seconds"),
+		      "perfex text output: self, children, total, elapsed", "rc %d: %.400s", rc,
 		      buf);
 	}
 	{
-		/* --inherit: a thread and two children of 50 ms each join the count. */
-		char *const argv[] = { (char *)perfex, "--inherit", "--json", "-o", (char *)json,
+		/* By default a thread and two children of 50 ms each join the count. */
+		char *const argv[] = { (char *)perfex, "--json", "-o", (char *)json,
 				       (char *)self, "--tree", "2", "50", NULL };
-		unsigned long long self_tsc, children;
 
 		rc = run(argv, tmp, NULL, 0);
 		read_file(json, buf, sizeof(buf));
@@ -672,11 +730,36 @@ static void test_perfex(const char *perfex, const char *self)
 		children = json_number(buf, "tsc_children");
 		CHECK(rc == 0 && json_number(buf, "children_merged") == 3 &&
 		      json_number(buf, "children_unmerged") == 0 && tsc == self_tsc + children,
-		      "perfex --inherit: self + children, three merged", "rc %d: %.300s", rc, buf);
+		      "perfex (inherits by default): self + children, three merged",
+		      "rc %d: %.300s", rc, buf);
 		if (info.cpu_khz)
 			CHECK(children >= tsc_khz_low() * 3 * 45,
-			      "perfex --inherit counts the children's time",
+			      "perfex (inherits by default) counts the children's time",
 			      "%llu ticks, %u kHz", children, info.cpu_khz);
+		if (rc) {	/* no reference for --no-inherit */
+			self_tsc = ~0ULL;
+			children = ~0ULL;
+		}
+	}
+	{
+		/*
+		 * --no-inherit: the command's own thread, which only waits for the
+		 * others, as the self part above: not the 150 ms the others spin.
+		 */
+		char *const argv[] = { (char *)perfex, "--no-inherit", "--json", "-o",
+				       (char *)json, (char *)self, "--tree", "2", "50", NULL };
+
+		rc = run(argv, tmp, NULL, 0);
+		read_file(json, buf, sizeof(buf));
+		tsc = json_number(buf, "tsc");
+		CHECK(rc == 0 && tsc != ~0ULL && json_number(buf, "tsc_self") == ~0ULL &&
+		      json_number(buf, "children_merged") == ~0ULL,
+		      "perfex --no-inherit: no children's parts", "rc %d: %.300s", rc, buf);
+		if (self_tsc != ~0ULL && children != ~0ULL)
+			CHECK(tsc < self_tsc + children / 2,
+			      "perfex --no-inherit counts neither the thread nor the children",
+			      "%llu ticks; by default %llu self, %llu children", tsc, self_tsc,
+			      children);
 	}
 	{
 		char *const argv[] = { (char *)perfex, "-I", (char *)self, "--tree", "1", "1",
@@ -689,7 +772,10 @@ static void test_perfex(const char *perfex, const char *self)
 	{
 		char *const argv[] = { (char *)perfex, "/nonexistent", NULL };
 
-		CHECK(run(argv, tmp, NULL, 0) == 127, "perfex: command not found is 127");
+		rc = run(argv, tmp, buf, sizeof(buf));
+		CHECK(rc == 127, "perfex: command not found is 127");
+		CHECK(strstr(buf, "/nonexistent") && !strstr(buf, "tsc"),
+		      "perfex prints no counts when the command did not run", "%.300s", buf);
 	}
 	/* A raw event: refused on models without PMCs, counted elsewhere. */
 #ifndef _ARCH_PPC	/* x86 */
@@ -702,7 +788,11 @@ static void test_perfex(const char *perfex, const char *self)
 		char *const argv[] = { (char *)perfex, "--json", "-o", (char *)json, "-e", evspec,
 				       (char *)self, "--spin", "50", NULL };
 		struct perfctr_cpu_control cc = { 0 };
+		struct perfctr_info now;
 
+		/* The PMU's state as close to perfex's check as may be. */
+		if (perfctr_sys_info(&now, NULL, NULL))
+			now = info;
 		rc = run(argv, tmp, buf, sizeof(buf));
 		if (!nrctrs) {
 			CHECK(rc == 125 && strstr(buf, "counters"),
@@ -710,13 +800,41 @@ static void test_perfex(const char *perfex, const char *self)
 			      buf);
 		} else if (!pmc_event(&cc)) {
 			skip("perfex -e", "no known event for this CPU model");
+		} else if (now.cpu_features & PERFCTR_FEATURE_PMU_BUSY) {
+			CHECK(rc == 125 && strstr(buf, "PMU is busy") &&
+			      strstr(buf, "nmi_watchdog") && !strstr(buf, "tsc"),
+			      "perfex -e refused while the PMU is busy, with the explanation",
+			      "rc %d: %.400s", rc, buf);
 		} else {
 			read_file(json, buf, sizeof(buf));
 			CHECK(rc == 0 && json_number(buf, "count") > 100000 &&
 			      json_number(buf, "count") != ~0ULL, "perfex -e counts",
 			      "rc %d: %.300s", rc, buf);
+			CHECK(!strstr(buf, "\"ipc\""), "perfex: no IPC without a cycles event",
+			      "%.300s", buf);
 		}
 	}
+#ifdef _ARCH_PPC
+	/* POWER8-10: PMC5 counts instructions, PMC6 cycles: perfex gives the IPC. */
+	if (info.cpu_type < PERFCTR_PPC64_POWER8) {
+		skip("perfex IPC", "PMC5 and PMC6 of POWER8-10 only");
+	} else if (info.cpu_features & PERFCTR_FEATURE_PMU_BUSY) {
+		skip("perfex IPC", "the PMU is busy");
+	} else {
+		char *const argv[] = { (char *)perfex, "--json", "-o", (char *)json,
+				       "-e", "0x500fa", "-e", "0x600f4",
+				       (char *)self, "--spin", "50", NULL };
+		double ipc;
+
+		rc = run(argv, tmp, buf, sizeof(buf));
+		read_file(json, buf, sizeof(buf));
+		ipc = json_double(buf, "ipc");
+		CHECK(rc == 0 && ipc > 0.01 && ipc < 20, "perfex: the IPC of PMC5 and PMC6",
+		      "rc %d: %.400s", rc, buf);
+	}
+#else
+	skip("perfex IPC", "x86: IPC needs libpfm4 names, whose events depend on the model");
+#endif
 }
 
 int main(int argc, char **argv)
@@ -743,6 +861,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	test_info();
+	test_strerror();
 	test_raw();
 	test_api27();
 	test_children();

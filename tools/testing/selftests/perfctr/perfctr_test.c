@@ -1499,8 +1499,14 @@ TEST(inherit_children_sums_are_the_merge_of_the_tree)
 		   (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * rate / 1000;
 	TH_LOG("children: %llu ticks; rusage: %llu ticks; own: %llu", (unsigned long long)c.sum.tsc,
 	       ru_ticks, sys_tsc(fd));
-	EXPECT_LE(ru_ticks * 9 / 10 - 12 * 5 * rate, c.sum.tsc);
-	EXPECT_GE(ru_ticks * 11 / 10 + 12 * 5 * rate, c.sum.tsc);
+	/*
+	 * rusage also holds each task's fork and exit outside the counting:
+	 * a few ms each, but tens of ms in a guest whose vCPUs outnumber a
+	 * loaded host's cores (the guest's clock runs on while its vCPU
+	 * waits).  The exact agreement is the merge check above.
+	 */
+	EXPECT_LE(ru_ticks * 9 / 10 - 12 * 30 * rate, c.sum.tsc);
+	EXPECT_GE(ru_ticks * 11 / 10 + 12 * 30 * rate, c.sum.tsc);
 	inherit_close(&plan, nodes);
 	vperfctr_unmap(s);
 	vperfctr_unlink(fd);
