@@ -158,9 +158,9 @@ struct perfctr_x86_pmu_caps {
  *	none
  * @evntsel: value of each event select (P4: each CCCR)
  * @fixed_ctrl: value of IA32_FIXED_CTR_CTRL
- * @global: value of the global enable MSR
  * @id_global: the global enable value of control @id (the P6 family stops
  *	the counters at each suspend, and starts them again at the resume)
+ * @global: value of the global enable MSR
  * @cesr: P5 family: value of the CESR
  * @escr: P4: value of each ESCR, indexed by MSR - PERFCTR_P4_ESCR0
  * @pebs_enable: P4: value of PEBS_ENABLE
@@ -171,8 +171,8 @@ struct perfctr_x86_cache {
 	unsigned int iid;
 	u64 evntsel[PERFCTR_NRCTRS];
 	u64 fixed_ctrl;
-	u64 global;
 	u64 id_global;
+	u64 global;
 	u32 cesr;
 	u32 escr[PERFCTR_P4_NR_ESCRS];
 	u32 pebs_enable;
