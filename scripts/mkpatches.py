@@ -25,7 +25,10 @@ numbering, the diffstat -- is rewritten here from the tree.
                          the tree has it, every state before merged with the
                          change (git merge-file; where a state lacks the lines
                          changed, as before a later patch adds them, the state
-                         wins and the change lands in the later patch)
+                         wins and the change lands in the later patch: the
+                         bisect group then shows whether each patch still
+                         builds).  To move lines to an earlier patch's region,
+                         restack without them first, then with them.
 
 patches/0000-cover-letter.patch is written too, in the form of git
 format-patch --cover-letter: scripts/cover-letter.txt's subject and
