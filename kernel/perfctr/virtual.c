@@ -118,6 +118,19 @@ struct vperfctr {
 	unsigned int ovf_count;
 	bool throttled;
 	bool tick_dep;			/* holds the owner's tick dependency */
+	/*
+	 * The lowest kernel.perfctr_access that allows the control in force
+	 * (vperfctr_may_use()): when the sysctl goes below it, the state
+	 * stops at its owner's next switch-in or tick (vperfctr_revoke()).
+	 */
+	int access_needed;
+	/*
+	 * Set (release) at the end of the detach, after the PMU release and,
+	 * with inheritance, the merge: a reader of a detached state waits
+	 * for it, so what it reads next (its parent's children's sums) has
+	 * the merge in it.
+	 */
+	bool detached;
 	unsigned long pending;		/* VPERFCTR_PENDING_* bits */
 	struct callback_head signal_work;
 	/*
@@ -157,18 +170,6 @@ struct vperfctr {
 	bool merged_up;
 	bool merged_ok;
 	bool exited;			/* detached by its owner's exit */
-	/*
-	 * The lowest kernel.perfctr_access that allows the control in force
-	 * (vperfctr_may_use()): when the sysctl goes below it, the state
-	 * stops at its owner's next switch-in or tick (vperfctr_revoke()).
-	 */
-	int access_needed;
-	/*
-	 * Set (release) at the end of the detach, after the PMU release and
-	 * the merge: a reader of a detached state waits for it, so what it
-	 * reads next (its parent's children's sums) has the merge in it.
-	 */
-	bool detached;
 	bool aborted;			/* its fork failed after all */
 	spinlock_t children_lock;
 };
