@@ -1019,11 +1019,6 @@ EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_get_ops);
 #endif
 
 /**
- * perfctr_cpu_init - detect the CPU and choose its model
- *
- * Return: 0, or -ENODEV without a usable TSC.
- */
-/**
  * perfctr_x86_cpu_forget - forget what a CPU's control registers hold
  * @cpu: a CPU coming online, or the boot CPU resuming from sleep
  *
@@ -1072,6 +1067,12 @@ static struct syscore perfctr_x86_syscore = {
 	.ops = &perfctr_x86_syscore_ops,
 };
 
+/**
+ * perfctr_cpu_init - detect the CPU and choose its model
+ *
+ * Return: 0, -ENODEV without a usable TSC, or the error of setting up
+ * the CPU hotplug callback.
+ */
 int __init perfctr_cpu_init(void)
 {
 	const struct perfctr_x86_model *model;
