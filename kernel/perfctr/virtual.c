@@ -369,6 +369,30 @@ static void vperfctr_overflow(struct vperfctr *perfctr)
 	vperfctr_queue_signal(perfctr);
 }
 
+static void vperfctr_mark_stopped(struct vperfctr *perfctr);
+
+/*
+ * kernel.perfctr_access went below what the state's control needs: stop
+ * the counters, keeping their sums (readers see them stopped, and the
+ * next control is refused with EACCES), and have the owner release the
+ * PMU in its own context (vperfctr_signal_work()).  Inside a resume or a
+ * sample, interrupts off.
+ */
+static bool vperfctr_revoked(const struct vperfctr *perfctr)
+{
+	return unlikely(perfctr->access_needed > READ_ONCE(sysctl_perfctr_access));
+}
+
+static void vperfctr_revoke(struct vperfctr *perfctr)
+{
+	vperfctr_mark_stopped(perfctr);
+	vperfctr_discard_overflow(perfctr);
+	if (perfctr->has_pmu) {
+		set_bit(VPERFCTR_PENDING_REVOKE, &perfctr->pending);
+		vperfctr_queue_signal(perfctr);
+	}
+}
+
 /* Called with interrupts (and the overflow interrupt) off on the owner's CPU. */
 static void vperfctr_suspend_locked(struct vperfctr *perfctr)
 {
@@ -407,28 +431,6 @@ static void vperfctr_forbidden_cpu(struct vperfctr *perfctr)
 	vperfctr_mark_stopped(perfctr);
 	set_bit(VPERFCTR_PENDING_SIGILL, &perfctr->pending);
 	vperfctr_queue_signal(perfctr);
-}
-
-/*
- * kernel.perfctr_access went below what the state's control needs: stop
- * the counters, keeping their sums (readers see them stopped, and the
- * next control is refused with EACCES), and have the owner release the
- * PMU in its own context (vperfctr_signal_work()).  Inside a resume or a
- * sample, interrupts off.
- */
-static bool vperfctr_revoked(const struct vperfctr *perfctr)
-{
-	return unlikely(perfctr->access_needed > READ_ONCE(sysctl_perfctr_access));
-}
-
-static void vperfctr_revoke(struct vperfctr *perfctr)
-{
-	vperfctr_mark_stopped(perfctr);
-	vperfctr_discard_overflow(perfctr);
-	if (perfctr->has_pmu) {
-		set_bit(VPERFCTR_PENDING_REVOKE, &perfctr->pending);
-		vperfctr_queue_signal(perfctr);
-	}
 }
 
 static void vperfctr_resume_locked(struct vperfctr *perfctr)
