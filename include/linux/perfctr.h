@@ -94,10 +94,13 @@ static inline int perfctr_cpu_check_common(const struct perfctr_cpu_control *cc)
 }
 
 /*
- * @id: the new control's unique non-zero id (the control cache key);
+ * @id: the new control's unique non-zero id (the control cache key): 64
+ *	bits, which never wrap (2^64 controls at 10^9 a second take 584
+ *	years), so that no new control can ever match an id a per-CPU
+ *	cache still holds;
  * @width: its counters' width in bits, as the driver reads them.
  */
-static inline void perfctr_cpu_init_state(struct perfctr_cpu_state *state, u32 id,
+static inline void perfctr_cpu_init_state(struct perfctr_cpu_state *state, u64 id,
 					  unsigned int width)
 {
 	const struct perfctr_cpu_control *cc = &state->control;

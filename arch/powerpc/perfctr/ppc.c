@@ -36,8 +36,11 @@ static perfctr_ihandler_t perfctr_ihandler;
 
 DEFINE_PER_CPU(struct perfctr_ppc_cache, perfctr_ppc_cache);
 
-/* Unique ids for validated controls (the per-CPU control cache key). */
-static atomic_t perfctr_control_id = ATOMIC_INIT(0);
+/*
+ * Unique ids for validated controls (the per-CPU control cache key): the
+ * last one given; 64 bits never wrap, so 0 (no control) is never given.
+ */
+static atomic64_t perfctr_control_id = ATOMIC64_INIT(0);
 
 static int generic_check_control(const struct perfctr_cpu_state *state)
 {
@@ -97,7 +100,6 @@ int perfctr_ppc_check_counters(const struct perfctr_cpu_control *cc,
 int perfctr_cpu_update_control(struct perfctr_cpu_state *state, int is_global)
 {
 	const struct perfctr_cpu_control *cc = &state->control;
-	u32 id;
 	int err;
 
 	err = perfctr_cpu_check_common(cc);
@@ -109,10 +111,7 @@ int perfctr_cpu_update_control(struct perfctr_cpu_state *state, int is_global)
 	if (err)
 		return err;
 
-	do {
-		id = atomic_inc_return(&perfctr_control_id);
-	} while (!id);
-	perfctr_cpu_init_state(state, id, 32);
+	perfctr_cpu_init_state(state, atomic64_inc_return(&perfctr_control_id), 32);
 	return 0;
 }
 

@@ -39,8 +39,8 @@ const struct perfctr_ppc_model *perfctr_ppc32_probe(void);
 
 /* Per-CPU record of what the PMU holds (the control cache). */
 struct perfctr_ppc_cache {
-	u32 id;		/* control whose MMCRs are loaded */
-	u32 iid;	/* state whose i-mode counts the PMCs still hold */
+	u64 id;		/* control whose MMCRs are loaded */
+	u64 iid;	/* state whose i-mode counts the PMCs still hold */
 	u64 mmcr0;	/* MMCR0 that starts @id's counters */
 	u64 mmcr1;	/* ppc64: MMCR1 as loaded */
 	u64 mmcr2;	/* ppc64: MMCR2 as loaded */

@@ -70,8 +70,13 @@ EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_name);
 static unsigned int perfctr_cpu_type = PERFCTR_X86_GENERIC;
 static unsigned int perfctr_cpu_features;
 
-/* Unique ids for validated controls (the per-CPU control cache key). */
-static atomic_t perfctr_control_id = ATOMIC_INIT(0);
+/*
+ * Unique ids for validated controls (the per-CPU control cache key): the
+ * last one given.  64 bits never wrap, so 0 (no control) and all ones (a
+ * cache that forgot, perfctr_x86_cpu_forget()) are never given either.
+ */
+VISIBLE_IF_KUNIT atomic64_t perfctr_control_id = ATOMIC64_INIT(0);
+EXPORT_SYMBOL_IF_KUNIT(perfctr_control_id);
 
 /*
  * The model in use and its family's operations (the generic model's if
@@ -341,7 +346,6 @@ int perfctr_cpu_update_control(struct perfctr_cpu_state *state, int is_global)
 	const struct perfctr_x86_model *m;
 	const struct perfctr_cpu_control *cc = &state->control;
 	unsigned int i;
-	u32 id;
 	int err;
 
 	err = perfctr_cpu_check_common(cc);
@@ -354,12 +358,9 @@ int perfctr_cpu_update_control(struct perfctr_cpu_state *state, int is_global)
 	err = static_call(perfctr_x86_check_control)(state, is_global);
 	if (err)
 		return err;
-	/* 0: no control; all ones: a cache that forgot (see perfctr_cpu_reserve()). */
-	do {
-		id = atomic_inc_return(&perfctr_control_id);
-	} while (!id || id == ~0U);
 	m = perfctr_x86_cur_model;
-	perfctr_cpu_init_state(state, id, m && m->ctr_width ? m->ctr_width : 32);
+	perfctr_cpu_init_state(state, atomic64_inc_return(&perfctr_control_id),
+			       m && m->ctr_width ? m->ctr_width : 32);
 	for (i = 0; i < cc->nractrs + cc->nrictrs; i++) {
 		if (cc->pmc_map[i] & perfctr_x86_cur_ops->fast_rdpmc)
 			state->pmc[i].width = 32;	/* fast RDPMC: the low half */

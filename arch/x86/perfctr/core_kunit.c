@@ -226,14 +226,50 @@ static void unused_counters_are_disabled(struct kunit *test)
 static void new_control_gets_new_id(struct kunit *test)
 {
 	struct perfctr_cpu_state *st = counting_state(test, &perfctr_x86_p6, 40);
-	unsigned int id = st->k1.id;
+	u64 id = st->k1.id;
 
-	KUNIT_EXPECT_NE(test, 0U, id);
+	KUNIT_EXPECT_NE(test, 0ULL, id);
 	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
 	KUNIT_EXPECT_NE(test, id, st->k1.id);
 	sim_resume(st);
 	KUNIT_EXPECT_EQ(test, st->k1.id, perfctr_x86_this_cache()->id);
 	sim_suspend(st);
+}
+
+/*
+ * The control id is the per-CPU cache key: a new control whose id matched
+ * the one a CPU's cache holds would run with the registers loaded for
+ * another control (another user's, a privileged one's OS and INT bits).
+ * 2^32 controls later a 32-bit id comes round again: the ids are 64 bits,
+ * which never wrap.  The counter is moved on, never back, so no id given
+ * before this case can come again.
+ */
+static void control_id_past_2_32_is_not_a_cached_id(struct kunit *test)
+{
+	u32 maps[] = { 0 };
+	u32 priv[] = { EN | OS | USR | EVENT }, user[] = { EN | USR | 0x79 };
+	struct perfctr_cpu_state *sa, *sb;
+
+	/* A global control: the cache's id outlives the suspend (p6_astop()). */
+	sim_setup(test, ARCH, 48);
+	sa = sim_state(test, 1, maps, priv);
+	sb = sim_state(test, 1, maps, user);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(sa, 1));
+	sim_run(sa, 1);
+	KUNIT_EXPECT_EQ(test, (u64)priv[0], sim_hw.run_evntsel[0]);
+	/* The next control gets sa's id plus 2^32. */
+	atomic64_set(&perfctr_control_id, sa->k1.id + 0xffffffffULL);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(sb, 0));
+	KUNIT_EXPECT_EQ(test, sa->k1.id + (1ULL << 32), sb->k1.id);
+	KUNIT_EXPECT_EQ(test, (u32)sa->k1.id, (u32)sb->k1.id);
+	sim_resume(sb);
+	KUNIT_EXPECT_EQ(test, sb->k1.id, perfctr_x86_this_cache()->id);
+	sim_advance(1);
+	sim_suspend(sb);
+	KUNIT_EXPECT_EQ(test, (u64)user[0], sim_hw.run_evntsel[0]);
+	/* And back: sa's registers again, not sb's. */
+	sim_run(sa, 1);
+	KUNIT_EXPECT_EQ(test, (u64)priv[0], sim_hw.run_evntsel[0]);
 }
 
 /* ---- Model selection and the static calls ---- */
@@ -1150,6 +1186,7 @@ static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(resume_writes_only_what_differs),
 	KUNIT_CASE(unused_counters_are_disabled),
 	KUNIT_CASE(new_control_gets_new_id),
+	KUNIT_CASE(control_id_past_2_32_is_not_a_cached_id),
 	KUNIT_CASE(static_calls_follow_the_model),
 	KUNIT_CASE(model_sets_type_and_features),
 	KUNIT_CASE(generic_rejects_pmcs),

@@ -167,8 +167,8 @@ struct perfctr_x86_pmu_caps {
  * @pebs_matrix_vert: P4: value of PEBS_MATRIX_VERT
  */
 struct perfctr_x86_cache {
-	unsigned int id;
-	unsigned int iid;
+	u64 id;
+	u64 iid;
 	u64 evntsel[PERFCTR_NRCTRS];
 	u64 fixed_ctrl;
 	u64 id_global;
@@ -301,6 +301,7 @@ perfctr_x86_arch_model(const struct perfctr_x86_pmu_caps *caps, unsigned int ver
 extern bool perfctr_x86_no_lapic;
 extern u64 perfctr_x86_width_mask;
 extern bool perfctr_x86_p4_ht;
+extern atomic64_t perfctr_control_id;
 struct perfctr_x86_pmu_caps *perfctr_x86_pmu_caps_of(unsigned int cpu);
 void perfctr_x86_use_model(const struct perfctr_x86_model *model);
 int perfctr_x86_cpu_forget(unsigned int cpu);

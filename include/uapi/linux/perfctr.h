@@ -77,7 +77,7 @@
 
 /* Version of the system-call API (2.7's plus the sequence and inheritance). */
 #define PERFCTR_API_VERSION	0x0800
-#define PERFCTR_CPU_VERSION	0x0002	/* full-width starts */
+#define PERFCTR_CPU_VERSION	0x0100	/* 64-bit control ids */
 #define PERFCTR_ABI_VERSION	((PERFCTR_API_VERSION << 16) | PERFCTR_CPU_VERSION)
 
 /* perfctr_info.cpu_features */
@@ -164,8 +164,9 @@ struct perfctr_cpu_state {
 	__u32 cstatus;
 	__u32 sequence;
 	struct {
-		__u32 id;
+		__u64 id;
 		__s32 isuspend_cpu;
+		__u32 _reserved;
 	} k1;
 	__u64 tsc_start;
 	__u64 tsc_sum;
