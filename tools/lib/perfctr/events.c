@@ -46,7 +46,7 @@ static int parse_num(const char **p, unsigned long long *v)
 	return 0;
 }
 
-/* The lowest counter below @nr that no earlier counter of @cc uses. */
+/* The lowest counter from @first below @nr that no earlier counter of @cc uses. */
 static int free_pmc(const struct perfctr_cpu_control *cc, unsigned int nr, unsigned int first)
 {
 	unsigned int pmc, i;
@@ -61,35 +61,428 @@ static int free_pmc(const struct perfctr_cpu_control *cc, unsigned int nr, unsig
 	return -1;
 }
 
+/* The earlier counter of @cc on hardware counter @pmc, or -1. */
+static int pmc_user(const struct perfctr_cpu_control *cc, unsigned int pmc)
+{
+	unsigned int i;
+
+	for (i = 0; i < cc->nractrs; i++)
+		if (cc->pmc_map[i] == pmc)
+			return i;
+	return -1;
+}
+
+/* An event's failure for want of a general counter: perfex_add_events() counts them. */
+#define NO_GENERAL	-2
+
+/* perf's generic hardware events (perf list: "Hardware event"). */
+enum {
+	G_CYCLES, G_INSTRUCTIONS, G_BRANCHES, G_BRANCH_MISSES, G_CACHE_REFERENCES,
+	G_CACHE_MISSES, G_REF_CYCLES, G_NR
+};
+
+static const struct {
+	const char *name, *alias;
+} generic_names[G_NR] = {
+	[G_CYCLES] = { "cycles", "cpu-cycles" },
+	[G_INSTRUCTIONS] = { "instructions", NULL },
+	[G_BRANCHES] = { "branches", "branch-instructions" },
+	[G_BRANCH_MISSES] = { "branch-misses", NULL },
+	[G_CACHE_REFERENCES] = { "cache-references", NULL },
+	[G_CACHE_MISSES] = { "cache-misses", NULL },
+	[G_REF_CYCLES] = { "ref-cycles", NULL },
+};
+
+static int generic_index(const char *name)
+{
+	int g;
+
+	for (g = 0; g < G_NR; g++)
+		if (!strcmp(name, generic_names[g].name) ||
+		    (generic_names[g].alias && !strcmp(name, generic_names[g].alias)))
+			return g;
+	return -1;
+}
+
+/*
+ * A generic event on a model: the event select of a general counter (0:
+ * none), the fixed counter that counts it (-1: none), and on Intel the
+ * architectural event (CPUID 0xA EBX) the general counter needs (-1:
+ * none).
+ */
+struct generic_event {
+	unsigned long long code;
+	int fixed;
+	int arch;
+};
+
+static const char *const fixed_names_x86[] = {
+	"instructions", "cycles", "ref-cycles", "topdown-slots"
+};
+
+static const char *const fixed_names_power[] = { "instructions", "cycles" };
+
+/* The event fixed counter @n of @pmu counts. */
+static const char *fixed_name(const struct perfex_pmu *pmu, unsigned int n)
+{
+	if (pmu->model >= PERFEX_MODEL_POWER8)
+		return n < ARRAY_SIZE(fixed_names_power) ? fixed_names_power[n] : "?";
+	return n < ARRAY_SIZE(fixed_names_x86) ? fixed_names_x86[n] : "model-specific";
+}
+
+void perfex_pmu_describe(const struct perfex_pmu *pmu, char *buf, size_t len)
+{
+	unsigned int n, nfixed = __builtin_popcount(pmu->fixed);
+	size_t used;
+
+	snprintf(buf, len, "%u general", pmu->ngeneral);
+	if (!nfixed)
+		return;
+	used = strlen(buf);
+	snprintf(buf + used, len - used, " + %u fixed (fixed:", nfixed);
+	for (n = 0; n < 32; n++) {
+		if (!(pmu->fixed & (1U << n)))
+			continue;
+		used = strlen(buf);
+		snprintf(buf + used, len - used, "%s %s",
+			 n == (unsigned int)__builtin_ctz(pmu->fixed) ? "" : ",",
+			 fixed_name(pmu, n));
+	}
+	used = strlen(buf);
+	snprintf(buf + used, len - used, ")");
+}
+
+static int no_general(const struct perfex_pmu *pmu, const char *name, char *err, size_t errlen)
+{
+	char desc[160];
+
+	perfex_pmu_describe(pmu, desc, sizeof(desc));
+	fail(err, errlen, "%s: too many events: no general counter left; this CPU has %s", name,
+	     desc);
+	return NO_GENERAL;
+}
+
 #ifndef _ARCH_PPC	/* x86 */
+#include <cpuid.h>
+
+#define X86_USR		0x00010000U	/* evntsel bit 16: user mode */
+#define X86_OS		0x00020000U	/* evntsel bit 17: kernel mode */
 #define X86_INT		0x00100000U	/* evntsel bit 20: interrupt on overflow */
+#define X86_EN		0x00400000U	/* evntsel bit 22: enable */
+#define PMC_FIXED	0x40000000U	/* pmc_map of Intel's fixed counter 0 */
+#define FIXED_OS	1U		/* a fixed counter's field: kernel mode */
+#define FIXED_USR	2U		/* user mode */
 
 const char *perfex_event_syntax(void)
 {
 	return "evntsel[/escr][@pmc]: numbers, decimal or 0x-hex; evntsel's bits 32-63 go\n"
-	       "to evntsel_high (AMD).  pmc is the RDPMC index (fixed counters 0x40000000+N).";
+	       "to evntsel_high (AMD).  pmc is the RDPMC index (fixed counters 0x40000000+N,\n"
+	       "whose evntsel is the 4-bit field: 1 kernel, 2 user).";
 }
 
-static int encode(const struct perfctr_info *info, struct perfctr_cpu_control *cc,
-		  unsigned int i, unsigned long long code, unsigned long long escr,
-		  long pmc, int from_pfm, char *err, size_t errlen)
+static int is_fixed_pmc(const struct perfex_pmu *pmu, unsigned int pmc)
 {
-	unsigned int nr = perfctr_info_nrctrs(info);
+	return pmc >= PMC_FIXED;
+}
 
-	if (from_pfm) {
+static int is_intel_arch(unsigned int cpu_type)
+{
+	switch (cpu_type) {
+	case PERFCTR_X86_INTEL_CORE:
+	case PERFCTR_X86_INTEL_CORE2:
+	case PERFCTR_X86_INTEL_ATOM:
+	case PERFCTR_X86_INTEL_NHLM:
+	case PERFCTR_X86_INTEL_WSTMR:
+	case PERFCTR_X86_INTEL_SNB:
+	case PERFCTR_X86_INTEL_ARCH:
+	case PERFCTR_X86_INTEL_HYBRID:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* AMD family 15h and later: before Zen, Zen 1-3, Zen 4 and later. */
+static unsigned int amd_model(void)
+{
+	unsigned int eax, ebx, ecx, edx, family, model;
+
+	if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx))
+		return PERFEX_MODEL_AMD;
+	family = (eax >> 8) & 0xf;
+	model = (eax >> 4) & 0xf;
+	if (family == 0xf) {
+		family += (eax >> 20) & 0xff;
+		model |= (eax >> 12) & 0xf0;
+	}
+	if (family < 0x17)
+		return PERFEX_MODEL_AMD;
+	/* Zen 4: family 19h models 10h-1fh, 60h-7fh, a0h-afh (Linux's X86_FEATURE_ZEN4). */
+	if (family > 0x19 || (family == 0x19 && ((model >= 0x10 && model <= 0x1f) ||
+						 (model >= 0x60 && model <= 0x7f) ||
+						 (model >= 0xa0 && model <= 0xaf))))
+		return PERFEX_MODEL_AMD_ZEN4;
+	return PERFEX_MODEL_AMD_ZEN;
+}
+
+void perfex_pmu_detect(const struct perfctr_info *info, struct perfex_pmu *pmu)
+{
+	unsigned int eax, ebx, ecx, edx, version, len, nfixed = perfctr_info_nrfixed(info);
+
+	memset(pmu, 0, sizeof(*pmu));
+	pmu->known = 1;
+	pmu->ngeneral = perfctr_info_nrctrs(info) - nfixed;
+	switch (info->cpu_type) {
+	case PERFCTR_X86_AMD_K7:
+	case PERFCTR_X86_AMD_K8:
+	case PERFCTR_X86_AMD_K8C:
+	case PERFCTR_X86_AMD_FAM10H:
+		pmu->model = PERFEX_MODEL_AMD;
+		return;
+	case PERFCTR_X86_AMD_FAM15H:
+		pmu->model = amd_model();
+		return;
+	}
+	if (!is_intel_arch(info->cpu_type) || !pmu->ngeneral ||
+	    !__get_cpuid_count(0xa, 0, &eax, &ebx, &ecx, &edx))
+		return;
+	pmu->model = PERFEX_MODEL_INTEL_ARCH;
+	version = eax & 0xff;
+	len = (eax >> 24) & 0xff;
+	pmu->arch_events = ~ebx & (len >= 32 ? ~0U : (1U << len) - 1);
+	if (version >= 2)
+		pmu->fixed = (1U << (edx & 0x1f)) - 1;
+	if (version >= 5)
+		pmu->fixed |= ecx;
+	/* As many as perfctr_info_nrfixed() counts, the lowest. */
+	while ((unsigned int)__builtin_popcount(pmu->fixed) > nfixed)
+		pmu->fixed &= ~(1U << (31 - __builtin_clz(pmu->fixed)));
+}
+
+/*
+ * perf's generic events on x86, from Linux's event maps: Intel's
+ * architectural events (intel_perfmon_event_map, arch/x86/events/intel/
+ * core.c; the Intel SDM's "Pre-defined Architectural Performance
+ * Events", CPUID 0xA EBX bits 0-6), with ref-cycles on fixed counter 2
+ * only, as perf counts it (0x013c counts at the bus clock on some
+ * models); AMD's (amd_perfmon_event_map, amd_zen1/2/4_perfmon_event_map,
+ * arch/x86/events/amd/core.c).  libpfm4 names the AMD events
+ * CYCLES_NOT_IN_HALT (0x76), RETIRED_INSTRUCTIONS (0xc0),
+ * RETIRED_BRANCH_INSTRUCTIONS (0xc2) and
+ * RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED (0xc3).
+ */
+static int generic_event(const struct perfex_pmu *pmu, int g, struct generic_event *e)
+{
+	static const struct generic_event intel[G_NR] = {
+		[G_CYCLES] = { 0x003c, 1, 0 },
+		[G_INSTRUCTIONS] = { 0x00c0, 0, 1 },
+		[G_REF_CYCLES] = { 0, 2, -1 },
+		[G_CACHE_REFERENCES] = { 0x4f2e, -1, 3 },
+		[G_CACHE_MISSES] = { 0x412e, -1, 4 },
+		[G_BRANCHES] = { 0x00c4, -1, 5 },
+		[G_BRANCH_MISSES] = { 0x00c5, -1, 6 },
+	};
+	static const unsigned long long amd[][G_NR] = {
+		[PERFEX_MODEL_AMD - PERFEX_MODEL_AMD] = {
+			[G_CYCLES] = 0x0076, [G_INSTRUCTIONS] = 0x00c0,
+			[G_CACHE_REFERENCES] = 0x077d, [G_CACHE_MISSES] = 0x077e,
+			[G_BRANCHES] = 0x00c2, [G_BRANCH_MISSES] = 0x00c3,
+		},
+		[PERFEX_MODEL_AMD_ZEN - PERFEX_MODEL_AMD] = {
+			[G_CYCLES] = 0x0076, [G_INSTRUCTIONS] = 0x00c0,
+			[G_CACHE_REFERENCES] = 0xff60, [G_CACHE_MISSES] = 0x0964,
+			[G_BRANCHES] = 0x00c2, [G_BRANCH_MISSES] = 0x00c3,
+		},
+		[PERFEX_MODEL_AMD_ZEN4 - PERFEX_MODEL_AMD] = {
+			[G_CYCLES] = 0x0076, [G_INSTRUCTIONS] = 0x00c0,
+			[G_CACHE_REFERENCES] = 0xff60, [G_CACHE_MISSES] = 0x0964,
+			[G_BRANCHES] = 0x00c2, [G_BRANCH_MISSES] = 0x00c3,
+			[G_REF_CYCLES] = 0x100000120ULL,
+		},
+	};
+
+	switch (pmu->model) {
+	case PERFEX_MODEL_INTEL_ARCH:
+		*e = intel[g];
+		return 0;
+	case PERFEX_MODEL_AMD:
+	case PERFEX_MODEL_AMD_ZEN:
+	case PERFEX_MODEL_AMD_ZEN4:
+		e->code = amd[pmu->model - PERFEX_MODEL_AMD][g];
+		e->fixed = -1;
+		e->arch = -1;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* Intel's fixed-counter pseudo-encodings: event select 0x00, umask N + 1 (as perf's). */
+static int is_pseudo(const struct perfex_pmu *pmu, unsigned long long code, unsigned long long escr)
+{
+	return pmu->model == PERFEX_MODEL_INTEL_ARCH && !(code & 0xff) && !escr;
+}
+
+static int fixed_field(const struct perfex_pmu *pmu, const char *name, unsigned long long code,
+		       unsigned int n, __u32 *field, char *err, size_t errlen)
+{
+	unsigned long long allowed = 0xff00 | X86_USR | X86_OS | X86_INT | X86_EN;
+
+	if (code & ~allowed)
+		return fail(err, errlen,
+			    "%s: fixed counter %u (%s) takes no modifier but :u and :k (no edge, invert, cmask or any-thread)",
+			    name, n, fixed_name(pmu, n));
+	*field = (code & X86_USR ? FIXED_USR : 0) | (code & X86_OS ? FIXED_OS : 0);
+	if (!*field)
+		return fail(err, errlen, "%s counts neither user nor kernel mode", name);
+	return 0;
+}
+
+/* The fixed counter @pmc (0x40000000 + N) for the event @name: 0 if free, or -1. */
+static int fixed_free(const struct perfex_pmu *pmu, const struct perfctr_cpu_control *cc,
+		      const struct perfex_events *ev, const char *name, unsigned int n,
+		      char *err, size_t errlen)
+{
+	char desc[160];
+	int j;
+
+	if (n >= 32 || !(pmu->fixed & (1U << n))) {
+		perfex_pmu_describe(pmu, desc, sizeof(desc));
+		return fail(err, errlen,
+			    "%s counts only on fixed counter %u, which this CPU does not have (it has %s)",
+			    name, n, desc);
+	}
+	j = pmc_user(cc, PMC_FIXED + n);
+	if (j >= 0)
+		return fail(err, errlen,
+			    "%s counts only on fixed counter %u (%s), which %s already takes",
+			    name, n, fixed_name(pmu, n), ev->name[j]);
+	return 0;
+}
+
+#define KIND_RAW	0
+#define KIND_PFM	1
+#define KIND_GENERIC	2
+
+/*
+ * Place event @name (@code, @escr; @pmc if the user chose the counter)
+ * as counter @i of @cc.  An Intel fixed-counter pseudo-encoding goes to
+ * its fixed counter and nowhere else; @prefer_fixed (-1: none) is the
+ * fixed counter a generic event takes when it is there and free.
+ */
+static int encode(const struct perfex_pmu *pmu, struct perfctr_cpu_control *cc,
+		  struct perfex_events *ev, unsigned int i, const char *name,
+		  unsigned long long code, unsigned long long escr, long pmc, int kind,
+		  int prefer_fixed, char *err, size_t errlen)
+{
+	__u32 field = 0;
+	unsigned int n;
+
+	if (kind != KIND_RAW) {
 		/* Counting only: no overflow interrupt for a-mode counters. */
 		code &= ~(unsigned long long)X86_INT;
 	}
+	if (pmc >= (long)PMC_FIXED) {
+		n = pmc - PMC_FIXED;
+		if (fixed_free(pmu, cc, ev, name, n, err, errlen))
+			return -1;
+		if (kind == KIND_RAW) {
+			/* perfctr 2.7's syntax: the field itself. */
+			field = code;
+		} else if (!is_pseudo(pmu, code, escr) || ((code >> 8) & 0xff) != n + 1) {
+			return fail(err, errlen, "%s: fixed counter %u counts %s only", name, n,
+				    fixed_name(pmu, n));
+		} else if (fixed_field(pmu, name, code, n, &field, err, errlen)) {
+			return -1;
+		}
+		cc->evntsel[i] = field;
+		cc->evntsel_high[i] = 0;
+		cc->pmc_map[i] = pmc;
+		return 0;
+	}
+	if (is_pseudo(pmu, code, escr)) {
+		n = (code >> 8) & 0xff;
+		if (!n)
+			return fail(err, errlen,
+				    "%s: event code 0x00, umask 0x00: no counter counts it", name);
+		n--;
+		if (pmc >= 0)
+			return fail(err, errlen,
+				    "%s: event code 0x00 is fixed counter %u's (%s): it counts on no general counter",
+				    name, n, fixed_name(pmu, n));
+		if (fixed_free(pmu, cc, ev, name, n, err, errlen) ||
+		    fixed_field(pmu, name, code, n, &field, err, errlen))
+			return -1;
+		cc->evntsel[i] = field;
+		cc->evntsel_high[i] = 0;
+		cc->pmc_map[i] = PMC_FIXED + n;
+		return 0;
+	}
+	if (prefer_fixed >= 0 && pmc < 0 && (pmu->fixed & (1U << prefer_fixed)) &&
+	    pmc_user(cc, PMC_FIXED + prefer_fixed) < 0) {
+		if (fixed_field(pmu, name, code & ~0xffffULL, prefer_fixed, &field, err, errlen))
+			return -1;
+		cc->evntsel[i] = field;
+		cc->evntsel_high[i] = 0;
+		cc->pmc_map[i] = PMC_FIXED + prefer_fixed;
+		return 0;
+	}
 	if (pmc < 0) {
-		pmc = free_pmc(cc, nr, 0);
+		pmc = free_pmc(cc, pmu->ngeneral, 0);
 		if (pmc < 0)
-			return fail(err, errlen, "no free counter: the CPU has %u", nr);
+			return no_general(pmu, name, err, errlen);
+	} else if (pmc >= (long)pmu->ngeneral) {
+		return fail(err, errlen, "%s: counter %ld: this CPU has %u general counters (0-%u)",
+			    name, pmc, pmu->ngeneral, pmu->ngeneral - 1);
 	}
 	cc->evntsel[i] = (__u32)code;
 	cc->evntsel_high[i] = (__u32)(code >> 32);
 	cc->p4.escr[i] = (__u32)escr;
 	cc->pmc_map[i] = pmc;
 	return 0;
+}
+
+/* A generic event's encoding on x86: @prefer_fixed as for encode(). */
+static int generic_encode(const struct perfex_pmu *pmu, const struct perfctr_cpu_control *cc,
+			  const char *name, int g, unsigned int plm, long pmc,
+			  unsigned long long *code, int *prefer_fixed, char *err, size_t errlen)
+{
+	unsigned long long bits = X86_EN | (plm & PERFEX_PLM_USER ? X86_USR : 0) |
+				  (plm & PERFEX_PLM_KERNEL ? X86_OS : 0);
+	struct generic_event e;
+	int general;
+
+	if (generic_event(pmu, g, &e))
+		return fail(err, errlen,
+			    "%s: perfex has no table of perf's generic events for this CPU model: name a libpfm4 event or give a raw one",
+			    name);
+	general = e.code && (e.arch < 0 || (pmu->arch_events & (1U << e.arch)));
+	*prefer_fixed = -1;
+	if (e.fixed >= 0 && (!general || pmc >= (long)PMC_FIXED)) {
+		/* Fixed only (ref-cycles), or chosen: the pseudo-encoding. */
+		*code = ((unsigned long long)(e.fixed + 1) << 8) | bits;
+		return 0;
+	}
+	if (!general) {
+		if (e.arch >= 0 && e.code)
+			return fail(err, errlen,
+				    "%s: this CPU does not have the architectural event (CPUID 0xA EBX bit %d)",
+				    name, e.arch);
+		return fail(err, errlen, "%s: this CPU model has no such event", name);
+	}
+	*prefer_fixed = e.fixed;
+	*code = e.code | bits;
+	return 0;
+}
+
+/* The privilege levels counter @i of @cc counts at. */
+static unsigned int counter_plm(const struct perfctr_cpu_control *cc, unsigned int i)
+{
+	if (cc->pmc_map[i] >= PMC_FIXED)
+		return (cc->evntsel[i] & FIXED_USR ? PERFEX_PLM_USER : 0) |
+		       (cc->evntsel[i] & FIXED_OS ? PERFEX_PLM_KERNEL : 0);
+	return (cc->evntsel[i] & X86_USR ? PERFEX_PLM_USER : 0) |
+	       (cc->evntsel[i] & X86_OS ? PERFEX_PLM_KERNEL : 0);
 }
 #else
 /*
@@ -100,6 +493,9 @@ static int encode(const struct perfctr_info *info, struct perfctr_cpu_control *c
  * word.  PMC5 and PMC6 count instructions and cycles, evntsel 0.
  * ppc32: code is the counter's PMCnSEL.
  */
+#define MMCR0_FCS	0x40000000U	/* freeze counters in supervisor state */
+#define MMCR0_FCP	0x20000000U	/* freeze counters in problem (user) state */
+
 const char *perfex_event_syntax(void)
 {
 	return "code[@pmc]: ppc64: the ISA 2.07/3.0 raw event code (as perf's rNNNN), its\n"
@@ -111,37 +507,121 @@ static int is_ppc64(const struct perfctr_info *info)
 	return info->cpu_type >= PERFCTR_PPC64_POWER8;
 }
 
-static int encode(const struct perfctr_info *info, struct perfctr_cpu_control *cc,
-		  unsigned int i, unsigned long long code, unsigned long long escr,
-		  long pmc, int from_pfm, char *err, size_t errlen)
+static int is_fixed_pmc(const struct perfex_pmu *pmu, unsigned int pmc)
 {
-	unsigned int nr = perfctr_info_nrctrs(info);
+	return pmu->fixed && pmc >= 4;
+}
 
-	(void)from_pfm;
+void perfex_pmu_detect(const struct perfctr_info *info, struct perfex_pmu *pmu)
+{
+	unsigned int nfixed = perfctr_info_nrfixed(info);
+
+	memset(pmu, 0, sizeof(*pmu));
+	pmu->known = 1;
+	pmu->ngeneral = perfctr_info_nrctrs(info) - nfixed;
+	pmu->fixed = (1U << nfixed) - 1;
+	switch (info->cpu_type) {
+	case PERFCTR_PPC64_POWER8:
+		pmu->model = PERFEX_MODEL_POWER8;
+		break;
+	case PERFCTR_PPC64_POWER9:
+		pmu->model = PERFEX_MODEL_POWER9;
+		break;
+	case PERFCTR_PPC64_POWER10:
+		pmu->model = PERFEX_MODEL_POWER10;
+		break;
+	}
+}
+
+/*
+ * perf's generic events on POWER8-10, from Linux's generic event
+ * attributes and event lists (arch/powerpc/perf/power{8,9,10}-pmu.c,
+ * power{8,9,10}-events-list.h; libpfm4's names): cycles PM_CYC and
+ * instructions PM_INST_CMPL on any of PMC1-4, or PM_RUN_CYC (0x600f4)
+ * on PMC6 and PM_RUN_INST_CMPL (0x500fa) on PMC5 preferred; POWER8
+ * branches PM_BRU_FIN, cache-references PM_LD_REF_L1 (0x100ee),
+ * cache-misses PM_LD_MISS_L1; POWER9 branches PM_BR_CMPL, cache-misses
+ * PM_LD_MISS_L1_FIN; POWER10 cache-misses PM_LD_MISS_L1.  No
+ * ref-cycles.
+ */
+static int generic_event(const struct perfex_pmu *pmu, int g, struct generic_event *e)
+{
+	static const unsigned long long power[][G_NR] = {
+		[PERFEX_MODEL_POWER8 - PERFEX_MODEL_POWER8] = {
+			[G_CYCLES] = 0x0001e, [G_INSTRUCTIONS] = 0x00002,
+			[G_BRANCHES] = 0x10068, [G_BRANCH_MISSES] = 0x400f6,
+			[G_CACHE_REFERENCES] = 0x100ee, [G_CACHE_MISSES] = 0x3e054,
+		},
+		[PERFEX_MODEL_POWER9 - PERFEX_MODEL_POWER8] = {
+			[G_CYCLES] = 0x0001e, [G_INSTRUCTIONS] = 0x00002,
+			[G_BRANCHES] = 0x4d05e, [G_BRANCH_MISSES] = 0x400f6,
+			[G_CACHE_REFERENCES] = 0x100fc, [G_CACHE_MISSES] = 0x2c04e,
+		},
+		[PERFEX_MODEL_POWER10 - PERFEX_MODEL_POWER8] = {
+			[G_CYCLES] = 0x0001e, [G_INSTRUCTIONS] = 0x00002,
+			[G_BRANCHES] = 0x4d05e, [G_BRANCH_MISSES] = 0x400f6,
+			[G_CACHE_REFERENCES] = 0x100fc, [G_CACHE_MISSES] = 0x3e054,
+		},
+	};
+
+	if (pmu->model < PERFEX_MODEL_POWER8 || pmu->model > PERFEX_MODEL_POWER10)
+		return -1;
+	e->code = power[pmu->model - PERFEX_MODEL_POWER8][g];
+	e->fixed = g == G_INSTRUCTIONS ? 0 : g == G_CYCLES ? 1 : -1;
+	e->arch = -1;
+	return 0;
+}
+
+#define KIND_RAW	0
+#define KIND_PFM	1
+#define KIND_GENERIC	2
+
+static int encode(const struct perfex_pmu *pmu, struct perfctr_cpu_control *cc,
+		  struct perfex_events *ev, unsigned int i, const char *name,
+		  unsigned long long code, unsigned long long escr, long pmc, int kind,
+		  int prefer_fixed, char *err, size_t errlen)
+{
+	(void)kind;
+	(void)ev;
 	if (escr)
 		return fail(err, errlen, "/escr is for the Pentium 4 only");
-	if (is_ppc64(info)) {
+	if (pmu->model >= PERFEX_MODEL_POWER8) {
 		unsigned int field = (code >> 16) & 0xf, psel = code & 0xff;
 		unsigned int unit = (code >> 12) & 0xf, comb;
+		long fixed_pmc = 4 + prefer_fixed;
 		int shift;
 
+		if (prefer_fixed >= 0 &&
+		    (pmc < 0 ? free_pmc(cc, fixed_pmc + 1, fixed_pmc) == fixed_pmc :
+		     pmc == fixed_pmc)) {
+			/* PMC5 (instructions) or PMC6 (cycles). */
+			field = 5 + prefer_fixed;
+			psel = 0;
+		}
 		if (field > 6)
 			return fail(err, errlen, "PMC field %u: POWER has PMC1-6", field);
+		if (!field && pmc >= 4 && psel)
+			return fail(err, errlen, "%s: PMC%ld counts %s only", name, pmc + 1,
+				    fixed_name(pmu, pmc - 4));
 		if (field && pmc >= 0 && pmc != (long)field - 1)
 			return fail(err, errlen, "the event counts on PMC%u only", field);
 		if (pmc < 0)
 			pmc = field ? (long)field - 1 : free_pmc(cc, 4, 0);
 		if (pmc < 0)
-			return fail(err, errlen, "PMC1-4 are all taken");
-		if (free_pmc(cc, pmc + 1, pmc) != pmc)
+			return no_general(pmu, name, err, errlen);
+		if (free_pmc(cc, pmc + 1, pmc) != pmc) {
+			if (pmc < 4)
+				return fail(err, errlen, "%s counts on PMC%ld only, which %s takes",
+					    name, pmc + 1, ev->name[pmc_user(cc, pmc)]);
 			return fail(err, errlen, "PMC%ld is taken", pmc + 1);
+		}
 		if (pmc >= 4) {
 			/* PMC5: instructions, PMC6: cycles; nothing to select. */
 			cc->evntsel[i] = 0;
 		} else {
 			cc->evntsel[i] = psel;
 			cc->ppc.mmcr1 |= (__u64)unit << (60 - 4 * pmc);
-			if (info->cpu_type == PERFCTR_PPC64_POWER8) {
+			if (pmu->model == PERFEX_MODEL_POWER8) {
 				comb = (code >> 11) & 1;
 				shift = 35 - pmc;
 			} else {
@@ -152,12 +632,56 @@ static int encode(const struct perfctr_info *info, struct perfctr_cpu_control *c
 		}
 	} else {
 		if (pmc < 0)
-			pmc = free_pmc(cc, nr, 0);
+			pmc = free_pmc(cc, pmu->ngeneral, 0);
 		if (pmc < 0)
-			return fail(err, errlen, "no free counter: the CPU has %u", nr);
+			return no_general(pmu, name, err, errlen);
 		cc->evntsel[i] = (__u32)code;
 	}
 	cc->pmc_map[i] = pmc;
+	return 0;
+}
+
+static int generic_encode(const struct perfex_pmu *pmu, const struct perfctr_cpu_control *cc,
+			  const char *name, int g, unsigned int plm, long pmc,
+			  unsigned long long *code, int *prefer_fixed, char *err, size_t errlen)
+{
+	struct generic_event e;
+
+	(void)cc;
+	(void)plm;
+	(void)pmc;
+	if (generic_event(pmu, g, &e))
+		return fail(err, errlen,
+			    "%s: perfex has no table of perf's generic events for this CPU model: give a raw event",
+			    name);
+	if (!e.code)
+		return fail(err, errlen, "%s: POWER has no such event", name);
+	*code = e.code;
+	*prefer_fixed = e.fixed;
+	return 0;
+}
+
+/*
+ * The privilege levels belong to the whole control (MMCR0's FCS and
+ * FCP): every event with levels must have the same ones.
+ */
+static int ppc_plm(struct perfctr_cpu_control *cc, const struct perfex_events *ev,
+		   unsigned int i, const char *name, unsigned int plm, char *err, size_t errlen)
+{
+	unsigned int j;
+
+	if (!plm)
+		return 0;
+	for (j = 0; j < i; j++)
+		if (ev->plm[j] && ev->plm[j] != plm)
+			return fail(err, errlen,
+				    "%s: on powerpc the privilege levels belong to the whole control (MMCR0), and %s counts at others",
+				    name, ev->name[j]);
+	cc->ppc.mmcr0 &= ~(MMCR0_FCS | MMCR0_FCP);
+	if (plm == PERFEX_PLM_USER)
+		cc->ppc.mmcr0 |= MMCR0_FCS;
+	else if (plm == PERFEX_PLM_KERNEL)
+		cc->ppc.mmcr0 |= MMCR0_FCP;
 	return 0;
 }
 #endif
@@ -165,11 +689,20 @@ static int encode(const struct perfctr_info *info, struct perfctr_cpu_control *c
 /* The header of perfex -l: perfctr's CPU model, if there is perfctr. */
 static void list_cpu(FILE *out, const struct perfctr_info *info)
 {
-	if (info)
-		fprintf(out, "CPU: %s (cpu_type %u), %u counters\n", perfctr_info_cpu_name(info),
-			info->cpu_type, perfctr_info_nrctrs(info));
-	else
+	struct perfex_pmu pmu;
+	char desc[160];
+
+	if (info) {
+		perfex_pmu_detect(info, &pmu);
+		perfex_pmu_describe(&pmu, desc, sizeof(desc));
+		fprintf(out, "CPU: %s (cpu_type %u), %s counters\n", perfctr_info_cpu_name(info),
+			info->cpu_type, desc);
+		fprintf(out, "perf's generic events: cycles (cpu-cycles), instructions, branches\n"
+			"(branch-instructions), branch-misses, cache-references, cache-misses,\n"
+			"ref-cycles, where this CPU model has them\n");
+	} else {
 		fprintf(out, "CPU: unknown (perfctr_info failed: perfex -i says why)\n");
+	}
 }
 
 #ifdef HAVE_LIBPFM
@@ -184,12 +717,12 @@ static int pfm_ready(char *err, size_t errlen)
 	return 0;
 }
 
-static int pfm_encode(const char *name, unsigned long long *code, char **fstr,
+static int pfm_encode(const char *name, unsigned int plm, unsigned long long *code, char **fstr,
 		      unsigned int *core, char *err, size_t errlen)
 {
 	pfm_pmu_encode_arg_t arg;
 	uint64_t *codes = NULL;
-	int ret;
+	int ret, dfl_plm;
 
 	if (pfm_ready(err, errlen))
 		return -1;
@@ -197,8 +730,11 @@ static int pfm_encode(const char *name, unsigned long long *code, char **fstr,
 	arg.size = sizeof(arg);
 	arg.codes = NULL;
 	arg.fstr = fstr;
-	/* User mode only unless the name says otherwise (":k"). */
-	ret = pfm_get_os_event_encoding(name, PFM_PLM3, PFM_OS_NONE, &arg);
+	/* The modifiers perfex took off the name (:u, :k, :uk); none: user mode only. */
+	dfl_plm = (plm & PERFEX_PLM_USER ? PFM_PLM3 : 0) | (plm & PERFEX_PLM_KERNEL ? PFM_PLM0 : 0);
+	if (!dfl_plm)
+		dfl_plm = PFM_PLM3;
+	ret = pfm_get_os_event_encoding(name, dfl_plm, PFM_OS_NONE, &arg);
 	if ((ret == PFM_ERR_NOTFOUND || ret == PFM_ERR_ATTR) && strchr(name, '.')) {
 		/* perf's and Intel's EVENT.UMASK is libpfm4's EVENT:UMASK. */
 		char *alt = strdup(name), *dot;
@@ -210,7 +746,7 @@ static int pfm_encode(const char *name, unsigned long long *code, char **fstr,
 		memset(&arg, 0, sizeof(arg));
 		arg.size = sizeof(arg);
 		arg.fstr = fstr;
-		ret = pfm_get_os_event_encoding(alt, PFM_PLM3, PFM_OS_NONE, &arg);
+		ret = pfm_get_os_event_encoding(alt, dfl_plm, PFM_OS_NONE, &arg);
 		free(alt);
 	}
 	if (ret != PFM_SUCCESS)
@@ -276,14 +812,16 @@ void perfex_list_events(FILE *out, const struct perfctr_info *info)
 	}
 }
 #else
-static int pfm_encode(const char *name, unsigned long long *code, char **fstr,
+static int pfm_encode(const char *name, unsigned int plm, unsigned long long *code, char **fstr,
 		      unsigned int *core, char *err, size_t errlen)
 {
+	(void)plm;
 	(void)code;
 	(void)fstr;
 	(void)core;
 	return fail(err, errlen, "%s: event names need libpfm4 (perfex was built with LIBPFM=0); "
-		    "give a raw encoding", name);
+		    "give one of perf's generic names (cycles, instructions...) or a raw encoding",
+		    name);
 }
 
 void perfex_list_events(FILE *out, const struct perfctr_info *info)
@@ -453,24 +991,59 @@ int perfex_events_cpus(const struct perfex_events *ev, const char *root,
 	return 1;
 }
 
-int perfex_add_event(const struct perfctr_info *info, struct perfctr_cpu_control *cc,
+/*
+ * Take perf's and libpfm4's privilege modifiers off the event name
+ * @name, in place: the tokens u, k, uk and ku after the event (not after
+ * a PMU's "::").  Their levels (PERFEX_PLM_*), or 0 if none.
+ */
+static unsigned int strip_plm(char *name)
+{
+	char *p = strstr(name, "::"), *tok, *t, *end, *out;
+	unsigned int plm = 0;
+	size_t len;
+
+	p = strchr(p ? p + 2 : name, ':');
+	if (!p)
+		return 0;
+	out = p;
+	for (tok = p; *tok == ':'; tok = end) {
+		t = tok + 1;
+		end = strchr(t, ':');
+		if (!end)
+			end = t + strlen(t);
+		len = end - t;
+		if (len && len <= 2 && strspn(t, "uk") == len && (len == 1 || t[0] != t[1])) {
+			plm |= (memchr(t, 'u', len) ? PERFEX_PLM_USER : 0) |
+			       (memchr(t, 'k', len) ? PERFEX_PLM_KERNEL : 0);
+		} else {
+			memmove(out, tok, end - tok);
+			out += end - tok;
+		}
+	}
+	*out = 0;
+	return plm;
+}
+
+static int add_event(const struct perfctr_info *info, struct perfctr_cpu_control *cc,
 		     struct perfex_events *ev, const char *spec, char *err, size_t errlen)
 {
 	unsigned long long code = 0, escr = 0, v;
-	unsigned int i = cc->nractrs;
+	unsigned int i = cc->nractrs, plm = 0, counts = PERFEX_COUNTS_OTHER;
 	const char *p = spec, *at;
-	char *name = NULL, *fstr = NULL;
+	char *name = NULL, *work = NULL, *fstr = NULL, *colon;
 	unsigned int core = PERFEX_CORE_ANY;
+	int kind = KIND_RAW, prefer_fixed = -1, g, r = -1;
 	long pmc = -1;
-	int from_pfm = 0;
 
-	if (!perfctr_info_nrctrs(info))
+	if (!ev->pmu.known)
+		perfex_pmu_detect(info, &ev->pmu);
+	if (!ev->pmu.ngeneral && !ev->pmu.fixed)
 		return fail(err, errlen,
 			    "%s: the CPU model (%s) has no programmable counters: perfex counts the TSC only",
 			    spec, perfctr_info_cpu_name(info));
-	if (i >= PERFCTR_NRCTRS || i >= perfctr_info_nrctrs(info))
-		return fail(err, errlen, "%s: too many events: the CPU (%s) has %u counters",
-			    spec, perfctr_info_cpu_name(info), perfctr_info_nrctrs(info));
+	if (i >= PERFCTR_NRCTRS)
+		return fail(err, errlen, "%s: too many events: perfctr has room for %d",
+			    spec, PERFCTR_NRCTRS);
 	/* A trailing @pmc applies to names and raw codes alike. */
 	at = strrchr(spec, '@');
 	if (at) {
@@ -480,8 +1053,11 @@ int perfex_add_event(const struct perfctr_info *info, struct perfctr_cpu_control
 		pmc = v;
 	}
 	name = at ? strndup(spec, at - spec) : strdup(spec);
-	if (!name)
+	work = name ? strdup(name) : NULL;
+	if (!work) {
+		free(name);
 		return fail(err, errlen, "out of memory");
+	}
 	p = name;
 	if (isdigit((unsigned char)*p)) {
 		if (parse_num(&p, &code))
@@ -494,18 +1070,58 @@ int perfex_add_event(const struct perfctr_info *info, struct perfctr_cpu_control
 		if (*p)
 			goto bad;
 	} else {
-		if (pfm_encode(name, &code, &fstr, &core, err, errlen))
-			goto out;
-		from_pfm = 1;
+		plm = strip_plm(work);
+		colon = strchr(work, ':');
+		if (colon && colon[1] != ':')
+			*colon = 0;
+		g = generic_index(work);
+		if (g >= 0) {
+			if (colon) {
+				fail(err, errlen,
+				     "%s: perf's generic events take the modifiers :u (user mode), :k (kernel mode) and :uk (both) only",
+				     name);
+				goto out;
+			}
+			if (!plm)
+				plm = PERFEX_PLM_USER;
+			if (generic_encode(&ev->pmu, cc, name, g, plm, pmc, &code, &prefer_fixed,
+					   err, errlen))
+				goto out;
+			kind = KIND_GENERIC;
+			if (g == G_CYCLES)
+				counts = PERFEX_COUNTS_CYCLES;
+			else if (g == G_INSTRUCTIONS)
+				counts = PERFEX_COUNTS_INSTRUCTIONS;
+		} else {
+			if (colon)
+				*colon = ':';
+			if (pfm_encode(work, plm, &code, &fstr, &core, err, errlen))
+				goto out;
+			if (!plm)
+				plm = PERFEX_PLM_USER;
+			kind = KIND_PFM;
+		}
 	}
-	if (encode(info, cc, i, code, escr, pmc, from_pfm, err, errlen))
+#ifdef _ARCH_PPC
+	if (ppc_plm(cc, ev, i, name, plm, err, errlen))
+		goto out;
+#endif
+	r = encode(&ev->pmu, cc, ev, i, name, code, escr, pmc, kind, prefer_fixed, err, errlen);
+	if (r)
 		goto out;
 	cc->nractrs = i + 1;
 	ev->name[i] = fstr ? fstr : name;
 	if (fstr)
 		free(name);
+	free(work);
 	ev->code[i] = code;
 	ev->core[i] = core;
+	ev->counts[i] = counts;
+#ifdef _ARCH_PPC
+	ev->plm[i] = plm;
+#else
+	ev->plm[i] = counter_plm(cc, i);
+#endif
 	ev->n = i + 1;
 	return 0;
 bad:
@@ -513,8 +1129,57 @@ bad:
 	     perfex_event_syntax());
 out:
 	free(fstr);
+	free(work);
 	free(name);
-	return -1;
+	return r == NO_GENERAL ? NO_GENERAL : -1;
+}
+
+int perfex_add_event(const struct perfctr_info *info, struct perfctr_cpu_control *cc,
+		     struct perfex_events *ev, const char *spec, char *err, size_t errlen)
+{
+	return add_event(info, cc, ev, spec, err, errlen) ? -1 : 0;
+}
+
+int perfex_add_events(const struct perfctr_info *info, struct perfctr_cpu_control *cc,
+		      struct perfex_events *ev, const char *const *specs, unsigned int n,
+		      char *err, size_t errlen)
+{
+	unsigned int k, i, events = 0, over = 0, general = 0;
+	char *list, *tok, *end, desc[160];
+	int r;
+
+	for (k = 0; k < n; k++) {
+		list = strdup(specs[k]);
+		if (!list)
+			return fail(err, errlen, "out of memory");
+		for (tok = list; tok; tok = end) {
+			end = strchr(tok, ',');
+			if (end)
+				*end++ = 0;
+			if (!*tok) {
+				fail(err, errlen, "%s: an empty event in the list", specs[k]);
+				free(list);
+				return -1;
+			}
+			events++;
+			r = add_event(info, cc, ev, tok, err, errlen);
+			if (r == NO_GENERAL) {
+				over++;
+			} else if (r) {
+				free(list);
+				return -1;
+			}
+		}
+		free(list);
+	}
+	if (!over)
+		return 0;
+	for (i = 0; i < cc->nractrs; i++)
+		general += !is_fixed_pmc(&ev->pmu, cc->pmc_map[i]);
+	perfex_pmu_describe(&ev->pmu, desc, sizeof(desc));
+	return fail(err, errlen,
+		    "too many events: %u event%s need %u general counters; this CPU has %s.  perfctr never multiplexes: count the others in another run",
+		    events, events == 1 ? "" : "s", general + over, desc);
 }
 
 /*
@@ -599,16 +1264,22 @@ static unsigned int event_counts(const struct perfctr_info *info,
 {
 	unsigned int counts;
 
-	memset(in, 0, sizeof(*in));
+	counts = name_counts(ev->name[i], in);
 #ifdef _ARCH_PPC
 	/* POWER8-10: PMC5 counts instructions completed, PMC6 cycles. */
 	if (is_ppc64(info) && cc->pmc_map[i] >= 4)
 		return cc->pmc_map[i] == 4 ? PERFEX_COUNTS_INSTRUCTIONS : PERFEX_COUNTS_CYCLES;
+#else
+	/* Intel's fixed counters 0 (instructions retired) and 1 (core cycles). */
+	if (cc->pmc_map[i] >= PMC_FIXED)
+		return cc->pmc_map[i] == PMC_FIXED ? PERFEX_COUNTS_INSTRUCTIONS :
+		       cc->pmc_map[i] == PMC_FIXED + 1 ? PERFEX_COUNTS_CYCLES : PERFEX_COUNTS_OTHER;
 #endif
-	counts = name_counts(ev->name[i], in);
+	if (ev->counts[i])	/* perf's generic names */
+		return ev->counts[i];
 #ifndef _ARCH_PPC
-	/* A general counter, and a real event select (not a fixed counter's). */
-	if (cc->pmc_map[i] >= 0x40000000 || !(ev->code[i] & 0xff))
+	/* A real event select (not a fixed counter's pseudo-encoding). */
+	if (!(ev->code[i] & 0xff))
 		return PERFEX_COUNTS_OTHER;
 #endif
 	return counts;
@@ -633,8 +1304,13 @@ int perfex_ipc_events(const struct perfctr_info *info, const struct perfctr_cpu_
 		if (event_counts(info, cc, ev, i, &a) != PERFEX_COUNTS_INSTRUCTIONS)
 			continue;
 		for (j = 0; j < ev->n; j++) {
-			if (event_counts(info, cc, ev, j, &b) != PERFEX_COUNTS_CYCLES ||
-			    strcmp(a.pmu, b.pmu) || strcmp(a.u, b.u) || strcmp(a.k, b.k))
+			if (event_counts(info, cc, ev, j, &b) != PERFEX_COUNTS_CYCLES)
+				continue;
+			/* One PMU (when both names say), the same privilege levels. */
+			if (a.pmu[0] && b.pmu[0] && strcmp(a.pmu, b.pmu))
+				continue;
+			if (ev->plm[i] && ev->plm[j] ? ev->plm[i] != ev->plm[j] :
+			    strcmp(a.u, b.u) || strcmp(a.k, b.k))
 				continue;
 			*inst = i;
 			*cyc = j;

@@ -16,19 +16,68 @@
 #define PERFEX_CORE_E		2U	/* sysfs cpu_atom (and cpu_lowpower) */
 #define PERFEX_CORE_ANY		(PERFEX_CORE_P | PERFEX_CORE_E)
 
+/*
+ * The CPU's counters as perfex places events on them: the general
+ * (programmable) counters and the fixed ones, each of which counts one
+ * event.  x86: Intel's architectural perfmon fixed counters, bit N of
+ * @fixed for pmc_map 0x40000000 + N (0 instructions retired, 1 core
+ * cycles, 2 reference cycles, 3 topdown slots).  POWER8-10: bit 0 for
+ * PMC5 (instructions completed), bit 1 for PMC6 (cycles).  @model
+ * chooses the table of perf's generic names (cycles, instructions...).
+ */
+#define PERFEX_MODEL_OTHER	0	/* no generic names */
+#define PERFEX_MODEL_INTEL_ARCH	1	/* Intel architectural perfmon */
+#define PERFEX_MODEL_AMD	2	/* AMD K7 to family 16h */
+#define PERFEX_MODEL_AMD_ZEN	3	/* AMD Zen 1-3 (families 17h, 19h) */
+#define PERFEX_MODEL_AMD_ZEN4	4	/* AMD Zen 4 and later */
+#define PERFEX_MODEL_POWER8	5
+#define PERFEX_MODEL_POWER9	6
+#define PERFEX_MODEL_POWER10	7
+
+struct perfex_pmu {
+	int known;			/* set: the fields are filled in */
+	unsigned int model;		/* PERFEX_MODEL_* */
+	unsigned int ngeneral;		/* general counters: pmc_map 0 to ngeneral - 1 */
+	unsigned int fixed;		/* the fixed counters, a mask (above) */
+	unsigned int arch_events;	/* Intel: bit N, architectural event N (CPUID 0xA) */
+};
+
+/* The privilege levels an event counts at: a mask. */
+#define PERFEX_PLM_USER		1U
+#define PERFEX_PLM_KERNEL	2U
+
 struct perfex_events {
 	unsigned int n;
 	char *name[PERFCTR_NRCTRS];	/* as given, or the full libpfm4 name */
 	unsigned long long code[PERFCTR_NRCTRS];	/* the raw encoding */
 	unsigned int core[PERFCTR_NRCTRS];	/* PERFEX_CORE_* */
+	unsigned int counts[PERFCTR_NRCTRS];	/* PERFEX_COUNTS_*, when known from the name */
+	unsigned int plm[PERFCTR_NRCTRS];	/* PERFEX_PLM_*; 0: raw, not known */
+	struct perfex_pmu pmu;		/* filled by the first perfex_add_event() unless known */
 };
+
+/* What perfex knows of the counters of the CPU @info describes. */
+void perfex_pmu_detect(const struct perfctr_info *info, struct perfex_pmu *pmu);
+/*
+ * The counters of @pmu in words: "4 general + 3 fixed (fixed:
+ * instructions, cycles, ref-cycles)".
+ */
+void perfex_pmu_describe(const struct perfex_pmu *pmu, char *buf, size_t len);
 
 /*
  * Add the event @spec to @cc as its next a-mode counter; 0, or -1 with
- * the reason in @err.
+ * the reason in @err.  @spec is one event (no comma list).
  */
 int perfex_add_event(const struct perfctr_info *info, struct perfctr_cpu_control *cc,
 		     struct perfex_events *ev, const char *spec, char *err, size_t errlen);
+/*
+ * Add the events of @specs[0..@n-1], each one event or a comma list of
+ * them; 0, or -1 with the reason in @err.  When the general counters
+ * run out it says how many the events need and what the CPU has.
+ */
+int perfex_add_events(const struct perfctr_info *info, struct perfctr_cpu_control *cc,
+		      struct perfex_events *ev, const char *const *specs, unsigned int n,
+		      char *err, size_t errlen);
 /* The core types a libpfm4 core PMU of this name and description counts on. */
 unsigned int perfex_pmu_core(const char *pmu_name, const char *pmu_desc);
 /*
@@ -44,10 +93,12 @@ int perfex_events_cpus(const struct perfex_events *ev, const char *sysfs_root,
 		       const cpu_set_t *allowed, cpu_set_t *cpus, char *err, size_t errlen);
 /*
  * What event @i of @ev counts, as far as the IPC goes: PERFEX_COUNTS_*.
- * Told from the full libpfm4 name: core cycles (not reference cycles) or
- * instructions retired, with no modifier but the privilege levels, on a
- * general counter; on POWER8-10 also from the counter, PMC5 (instructions
- * completed) and PMC6 (cycles).  Raw events are PERFEX_COUNTS_OTHER.
+ * Told from perf's generic names (instructions, cycles), from the full
+ * libpfm4 name: core cycles (not reference cycles) or instructions
+ * retired, with no modifier but the privilege levels, on a general
+ * counter; and from the counter: Intel's fixed counters 0 (instructions)
+ * and 1 (core cycles), POWER8-10's PMC5 (instructions completed) and
+ * PMC6 (cycles).  Raw events on general counters are PERFEX_COUNTS_OTHER.
  */
 #define PERFEX_COUNTS_OTHER		0
 #define PERFEX_COUNTS_INSTRUCTIONS	1

@@ -74,26 +74,63 @@ struct perfctr_cpus_info *perfctr_cpus_info(int fd)
 #ifndef _ARCH_PPC	/* x86 */
 #include <cpuid.h>
 
-/* Architectural perfmon (CPUID 0xA): general plus fixed counters. */
-static unsigned int x86_arch_nrctrs(void)
+/*
+ * Architectural perfmon (CPUID 0xA): the general counters and, in
+ * *@fixed, the fixed counters.
+ */
+static unsigned int x86_arch_nrctrs(unsigned int *fixed)
 {
-	unsigned int eax, ebx, ecx, edx, version, fixed;
+	unsigned int eax, ebx, ecx, edx, version;
 
+	*fixed = 0;
 	if (!__get_cpuid_count(0xa, 0, &eax, &ebx, &ecx, &edx))
 		return 0;
 	version = eax & 0xff;
-	fixed = 0;
 	if (version >= 2)
-		fixed = edx & 0x1f;
-	if (version >= 5 && __builtin_popcount(ecx) > (int)fixed)
-		fixed = __builtin_popcount(ecx);
-	return ((eax >> 8) & 0xff) + fixed;
+		*fixed = edx & 0x1f;
+	if (version >= 5 && __builtin_popcount(ecx) > (int)*fixed)
+		*fixed = __builtin_popcount(ecx);
+	return (eax >> 8) & 0xff;
+}
+
+/* Intel's architectural perfmon models: general plus fixed counters. */
+static int x86_is_arch(unsigned int cpu_type)
+{
+	switch (cpu_type) {
+	case PERFCTR_X86_INTEL_CORE:
+	case PERFCTR_X86_INTEL_CORE2:
+	case PERFCTR_X86_INTEL_ATOM:
+	case PERFCTR_X86_INTEL_NHLM:
+	case PERFCTR_X86_INTEL_WSTMR:
+	case PERFCTR_X86_INTEL_SNB:
+	case PERFCTR_X86_INTEL_ARCH:
+	case PERFCTR_X86_INTEL_HYBRID:	/* this CPU's; other core types may differ */
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+unsigned int perfctr_info_nrfixed(const struct perfctr_info *info)
+{
+	unsigned int general, fixed;
+
+	if (!x86_is_arch(info->cpu_type))
+		return 0;
+	general = x86_arch_nrctrs(&fixed);
+	if (general >= PERFCTR_NRCTRS)
+		return 0;
+	return general + fixed > PERFCTR_NRCTRS ? PERFCTR_NRCTRS - general : fixed;
 }
 
 unsigned int perfctr_info_nrctrs(const struct perfctr_info *info)
 {
-	unsigned int n;
+	unsigned int n, fixed;
 
+	if (x86_is_arch(info->cpu_type)) {
+		n = x86_arch_nrctrs(&fixed) + fixed;
+		return n > PERFCTR_NRCTRS ? PERFCTR_NRCTRS : n;
+	}
 	switch (info->cpu_type) {
 	case PERFCTR_X86_INTEL_P5:
 	case PERFCTR_X86_INTEL_P5MMX:
@@ -118,16 +155,6 @@ unsigned int perfctr_info_nrctrs(const struct perfctr_info *info)
 	case PERFCTR_X86_INTEL_P4M2:
 	case PERFCTR_X86_INTEL_P4M3:
 		return 18;
-	case PERFCTR_X86_INTEL_CORE:
-	case PERFCTR_X86_INTEL_CORE2:
-	case PERFCTR_X86_INTEL_ATOM:
-	case PERFCTR_X86_INTEL_NHLM:
-	case PERFCTR_X86_INTEL_WSTMR:
-	case PERFCTR_X86_INTEL_SNB:
-	case PERFCTR_X86_INTEL_ARCH:
-	case PERFCTR_X86_INTEL_HYBRID:	/* this CPU's; other core types may differ */
-		n = x86_arch_nrctrs();
-		return n > PERFCTR_NRCTRS ? PERFCTR_NRCTRS : n;
 	default:
 		return 0;
 	}
@@ -206,6 +233,19 @@ unsigned int perfctr_info_nrctrs(const struct perfctr_info *info)
 	case PERFCTR_PPC64_POWER9:
 	case PERFCTR_PPC64_POWER10:
 		return 6;
+	default:
+		return 0;
+	}
+}
+
+/* POWER8-10's PMC5 (instructions completed) and PMC6 (cycles). */
+unsigned int perfctr_info_nrfixed(const struct perfctr_info *info)
+{
+	switch (info->cpu_type) {
+	case PERFCTR_PPC64_POWER8:
+	case PERFCTR_PPC64_POWER9:
+	case PERFCTR_PPC64_POWER10:
+		return 2;
 	default:
 		return 0;
 	}

@@ -43,7 +43,10 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: %s [options] [--] command [arguments]\n"
 		"       %s -i | -l\n"
-		"  -e EVENT, --event=EVENT   count EVENT (repeatable): a libpfm4 name or raw\n"
+		"  -e EVENT, --event=EVENT   count EVENT (repeatable, or a comma list): perf's\n"
+		"                            generic names (cycles, instructions...), a\n"
+		"                            libpfm4 name or raw; :u user (default), :k kernel,\n"
+		"                            :uk both\n"
 		"  -i, --info                print perfctr_info, the PMU's state and the CPUs\n"
 		"  --no-inherit              count the command's own thread only, not its\n"
 		"                            children and threads (counted by default)\n"
@@ -320,8 +323,15 @@ static void print_json(FILE *f, const struct perfctr_info *info,
 static void print_info(const struct perfctr_info *info)
 {
 	struct perfctr_cpus_info *ci;
+	struct perfex_pmu pmu;
+	char desc[160];
 
 	perfctr_info_print(info);
+	if (perfctr_info_nrctrs(info)) {
+		perfex_pmu_detect(info, &pmu);
+		perfex_pmu_describe(&pmu, desc, sizeof(desc));
+		printf("counters\t\t%s\n", desc);
+	}
 	if (!perfctr_info_nrctrs(info))
 		printf("PMU: none (the CPU model has no programmable counters: the TSC only)\n");
 	else if (info->cpu_features & PERFCTR_FEATURE_PMU_BUSY)
@@ -368,22 +378,23 @@ int main(int argc, char **argv)
 	struct perfex_events ev = { 0 };
 	struct perfctr_info info;
 	int opt, info_opt = 0, list = 0, json = 0, sv[2], fd, err, status;
-	const char *outname = NULL, *specs[PERFCTR_NRCTRS];
-	int i, nspecs = 0, bind, exec_fd, exec_failed = 0;
+	const char *outname = NULL, **specs;
+	int nspecs = 0, bind, exec_fd, exec_failed = 0;
 	char errbuf[1024], what[64], exec_what[64];
 	struct timespec t0, t1;
 	cpu_set_t cpus;
 	FILE *out = stderr;
 	pid_t pid;
 
+	specs = calloc(argc, sizeof(*specs));
+	if (!specs)
+		die("out of memory");
 	memset(&control, 0, sizeof(control));
 	control.cpu_control.tsc_on = 1;
 	counts.inherit = 1;
 	while ((opt = getopt_long(argc, argv, "+e:iIlo:jh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
-			if (nspecs == PERFCTR_NRCTRS)
-				die("too many events: perfctr has room for %d", PERFCTR_NRCTRS);
 			specs[nspecs++] = optarg;
 			break;
 		case 'i':
@@ -429,10 +440,9 @@ int main(int argc, char **argv)
 		explain("perfctr_info", err, NULL);
 		return 125;
 	}
-	for (i = 0; i < nspecs; i++)
-		if (perfex_add_event(&info, &control.cpu_control, &ev, specs[i], errbuf,
-				     sizeof(errbuf)))
-			die("%s", errbuf);
+	if (perfex_add_events(&info, &control.cpu_control, &ev, specs, nspecs, errbuf,
+			      sizeof(errbuf)))
+		die("%s", errbuf);
 	if (info_opt)
 		print_info(&info);
 	if (list)

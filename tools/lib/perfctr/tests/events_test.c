@@ -10,6 +10,13 @@
  * those events is injected: perfex_pmu_core() is tested on the names
  * and descriptions of libpfm4's hybrid PMUs, perfex_events_cpus() on
  * events of the core types it gives.
+ *
+ * The models: the test runs itself again (--pmu) under each libpfm4 PMU
+ * of the tables below (Haswell, Skylake, Ice Lake, Sapphire Rapids, Zen
+ * 2, 3 and 4), with perfex's description of that CPU's counters given
+ * (struct perfex_pmu) rather than read from the host's CPUID.  POWER
+ * is not tested here: libpfm4 on x86 has no POWER PMU and events.c's
+ * powerpc half is built for powerpc only (run-tests.sh builds it).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -220,12 +227,9 @@ static void test_ipc(void)
 	r = perfex_add_event(&info, &cc, &ev, "RETIRED_INSTRUCTIONS", err, sizeof(err));
 	r |= perfex_add_event(&info, &cc, &ev, "CYCLES_NOT_IN_HALT:k=1:u=0", err, sizeof(err));
 	r |= perfex_add_event(&info, &cc, &ev, "CYCLES_NOT_IN_HALT:c=1", err, sizeof(err));
-	r |= perfex_add_event(&info, &cc, &ev, "RETIRED_INSTRUCTIONS@0x40000000", err,
-			      sizeof(err));
 	check(!r && perfex_event_counts(&info, &cc, &ev, 1) == PERFEX_COUNTS_CYCLES &&
-	      perfex_event_counts(&info, &cc, &ev, 2) == PERFEX_COUNTS_OTHER &&
-	      perfex_event_counts(&info, &cc, &ev, 3) == PERFEX_COUNTS_OTHER,
-	      "a cmask makes another event; a fixed counter is not told by name", err);
+	      perfex_event_counts(&info, &cc, &ev, 2) == PERFEX_COUNTS_OTHER,
+	      "a cmask makes another event", err);
 	check(!perfex_ipc_events(&info, &cc, &ev, &inst, &cyc),
 	      "no IPC of user-mode instructions and kernel-mode cycles", "");
 
@@ -251,13 +255,302 @@ static void test_ipc(void)
 	      "no IPC of events of two PMUs", "");
 }
 
-int main(void)
+/* The CPUs of the models: general counters, fixed counters, perfex's table. */
+static const struct model {
+	const char *pfm;	/* libpfm4's PMU */
+	unsigned int model, ngeneral, fixed;
+} models[] = {
+	{ "hsw", PERFEX_MODEL_INTEL_ARCH, 4, 0x7 },
+	{ "skl", PERFEX_MODEL_INTEL_ARCH, 4, 0x7 },
+	{ "icl", PERFEX_MODEL_INTEL_ARCH, 8, 0xf },
+	{ "spr", PERFEX_MODEL_INTEL_ARCH, 8, 0xf },
+	{ "amd64_fam17h_zen2", PERFEX_MODEL_AMD_ZEN, 6, 0 },
+	{ "amd64_fam19h_zen3", PERFEX_MODEL_AMD_ZEN, 6, 0 },
+	{ "amd64_fam19h_zen4", PERFEX_MODEL_AMD_ZEN4, 6, 0 },
+};
+
+static const struct model *model;
+
+/* A control and events for @model, with @fixed as its fixed counters. */
+static void reset(struct perfctr_cpu_control *cc, struct perfex_events *ev, unsigned int fixed)
+{
+	memset(cc, 0, sizeof(*cc));
+	memset(ev, 0, sizeof(*ev));
+	ev->pmu.known = 1;
+	ev->pmu.model = model->model;
+	ev->pmu.ngeneral = model->ngeneral;
+	ev->pmu.fixed = fixed;
+	ev->pmu.arch_events = model->model == PERFEX_MODEL_INTEL_ARCH ? 0x7f : 0;
+}
+
+static int add(struct perfctr_cpu_control *cc, struct perfex_events *ev, const char *list,
+	       char *err, size_t errlen)
+{
+	struct perfctr_info info = { .cpu_type = PERFCTR_X86_INTEL_ARCH };
+
+	err[0] = 0;
+	return perfex_add_events(&info, cc, ev, &list, 1, err, errlen);
+}
+
+/* The libpfm4 encoding of @name, as perfex programs it (no INT bit). */
+static unsigned long long pfm_code(const char *name)
+{
+	struct perfctr_cpu_control cc;
+	struct perfex_events ev;
+	char err[512];
+
+	reset(&cc, &ev, 0);
+	if (add(&cc, &ev, name, err, sizeof(err)))
+		return ~0ULL;
+	return ev.code[0] & ~0x100000ULL;
+}
+
+#define FIXED(n)	(0x40000000U + (n))
+
+/* Events of one model: its libpfm4 PMU forced by the parent. */
+static void test_model(void)
+{
+	struct perfctr_cpu_control cc;
+	struct perfex_events ev;
+	char err[512], name[128];
+	unsigned int inst, cyc;
+	int r, intel = model->model == PERFEX_MODEL_INTEL_ARCH;
+
+#define T(cond, what)	do { \
+		snprintf(name, sizeof(name), "%s: %s", model->pfm, what); \
+		check(cond, name, err); \
+	} while (0)
+
+	/* Generic names, a comma list, and the default privilege level. */
+	reset(&cc, &ev, model->fixed);
+	r = add(&cc, &ev, "cycles,instructions,branches,branch-misses", err, sizeof(err));
+	if (intel) {
+		T(!r && cc.nractrs == 4 && cc.pmc_map[0] == FIXED(1) && cc.evntsel[0] == 2 &&
+		  cc.pmc_map[1] == FIXED(0) && cc.evntsel[1] == 2 &&
+		  cc.pmc_map[2] == 0 && cc.evntsel[2] == 0x4100c4 &&
+		  cc.pmc_map[3] == 1 && cc.evntsel[3] == 0x4100c5,
+		  "cycles, instructions on fixed counters 1, 0 (user); branches general");
+	} else {
+		T(!r && cc.nractrs == 4 && cc.pmc_map[0] == 0 && cc.evntsel[0] == 0x410076 &&
+		  cc.pmc_map[1] == 1 && cc.evntsel[1] == 0x4100c0 &&
+		  cc.pmc_map[2] == 2 && cc.evntsel[2] == 0x4100c2 &&
+		  cc.pmc_map[3] == 3 && cc.evntsel[3] == 0x4100c3,
+		  "cycles, instructions, branches, branch-misses: perf's AMD encodings");
+		T(ev.code[0] == pfm_code("CYCLES_NOT_IN_HALT") &&
+		  ev.code[1] == pfm_code("RETIRED_INSTRUCTIONS") &&
+		  ev.code[2] == pfm_code("RETIRED_BRANCH_INSTRUCTIONS") &&
+		  ev.code[3] == pfm_code("RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED"),
+		  "AMD generic events are libpfm4's CYCLES_NOT_IN_HALT, RETIRED_*");
+	}
+	T(perfex_event_counts(NULL, &cc, &ev, 0) == PERFEX_COUNTS_CYCLES &&
+	  perfex_event_counts(NULL, &cc, &ev, 1) == PERFEX_COUNTS_INSTRUCTIONS &&
+	  perfex_ipc_events(NULL, &cc, &ev, &inst, &cyc) && inst == 1 && cyc == 0,
+	  "IPC of the generic instructions and cycles");
+
+	/* The fixed counters taken: instructions and cycles on general counters. */
+	if (intel) {
+		reset(&cc, &ev, model->fixed);
+		r = add(&cc, &ev, "instructions:k,cycles:uk,instructions,cpu-cycles:u",
+			err, sizeof(err));
+		T(!r && cc.pmc_map[0] == FIXED(0) && cc.evntsel[0] == 1 &&
+		  cc.pmc_map[1] == FIXED(1) && cc.evntsel[1] == 3 &&
+		  cc.pmc_map[2] == 0 && cc.evntsel[2] == 0x4100c0 &&
+		  cc.pmc_map[3] == 1 && cc.evntsel[3] == 0x41003c,
+		  ":k, :uk on fixed counters; then general counters (the architectural events)");
+		T(ev.code[2] == pfm_code("INSTRUCTION_RETIRED") &&
+		  ev.code[3] == pfm_code("UNHALTED_CORE_CYCLES"),
+		  "general instructions, cycles are libpfm4's INSTRUCTION_RETIRED, UNHALTED_CORE_CYCLES");
+		reset(&cc, &ev, model->fixed);
+		r = add(&cc, &ev, "ref-cycles,UNHALTED_REFERENCE_CYCLES", err, sizeof(err));
+		T(r && cc.pmc_map[0] == FIXED(2) && cc.evntsel[0] == 2 &&
+		  strstr(err, "UNHALTED_REFERENCE_CYCLES counts only on fixed counter 2") &&
+		  strstr(err, "(ref-cycles), which ref-cycles already takes"),
+		  "ref-cycles on fixed counter 2; a second one refused");
+		reset(&cc, &ev, 0x3);
+		r = add(&cc, &ev, "UNHALTED_REFERENCE_CYCLES", err, sizeof(err));
+		T(r && strstr(err, "UNHALTED_REFERENCE_CYCLES counts only on fixed counter 2,") &&
+		  strstr(err, "which this CPU does not have") &&
+		  strstr(err, "2 fixed (fixed: instructions, cycles)"),
+		  "UNHALTED_REFERENCE_CYCLES without fixed counter 2 refused");
+		reset(&cc, &ev, 0x3);
+		r = add(&cc, &ev, "ref-cycles", err, sizeof(err));
+		T(r && strstr(err, "ref-cycles counts only on fixed counter 2,") &&
+		  strstr(err, "which this CPU does not have"),
+		  "ref-cycles without fixed counter 2 refused");
+		reset(&cc, &ev, model->fixed);
+		ev.pmu.arch_events = 0x7f & ~0x20;
+		r = add(&cc, &ev, "branches", err, sizeof(err));
+		T(r && strstr(err, "architectural event (CPUID 0xA EBX bit 5)"),
+		  "branches without the architectural event refused");
+		/* Too many: the general counters counted apart from the fixed ones. */
+		reset(&cc, &ev, 0x7);
+		ev.pmu.ngeneral = 4;
+		r = add(&cc, &ev,
+			"cycles,instructions,ref-cycles,branches,branches,branches,branches,branch-misses",
+			err, sizeof(err));
+		T(r && strstr(err, "8 events need 5 general counters;") &&
+		  strstr(err, "this CPU has 4 general + 3 fixed") &&
+		  strstr(err, "(fixed: instructions, cycles, ref-cycles)") &&
+		  strstr(err, "never multiplexes"),
+		  "too many events: general and fixed counters apart");
+		printf("# %s\n", err);
+		/* libpfm4's names with event code 0x00 go to their fixed counter. */
+		reset(&cc, &ev, model->fixed);
+		r = add(&cc, &ev, "UNHALTED_REFERENCE_CYCLES:k", err, sizeof(err));
+		T(!r && cc.pmc_map[0] == FIXED(2) && cc.evntsel[0] == 1,
+		  "UNHALTED_REFERENCE_CYCLES:k: fixed counter 2, kernel only");
+		reset(&cc, &ev, model->fixed);
+		r = add(&cc, &ev, "0x410300", err, sizeof(err));
+		T(!r && cc.pmc_map[0] == FIXED(2) && cc.evntsel[0] == 2,
+		  "raw event code 0x00: its fixed counter");
+		reset(&cc, &ev, model->fixed);
+		r = add(&cc, &ev, "0x410300@1", err, sizeof(err));
+		T(r && strstr(err, "counts on no general counter"),
+		  "raw event code 0x00 on a general counter refused");
+		reset(&cc, &ev, model->fixed);
+		r = add(&cc, &ev,
+			"INST_RETIRED:ANY_P:u:k,UNHALTED_CORE_CYCLES:k,INSTRUCTION_RETIRED:u",
+			err, sizeof(err));
+		T(!r && cc.pmc_map[0] == 0 && (cc.evntsel[0] & 0x30000) == 0x30000 &&
+		  (cc.evntsel[1] & 0x30000) == 0x20000 && (cc.evntsel[2] & 0x30000) == 0x10000,
+		  "libpfm4 names: :u:k both, :k kernel only, :u user only, general counters");
+	} else {
+		reset(&cc, &ev, 0);
+		r = add(&cc, &ev, "instructions:k,cycles:uk,cycles:ku", err, sizeof(err));
+		T(!r && cc.evntsel[0] == 0x4200c0 && cc.evntsel[1] == 0x430076 &&
+		  cc.evntsel[2] == 0x430076, ":k kernel only, :uk and :ku both");
+		reset(&cc, &ev, 0);
+		r = add(&cc, &ev, "cycles,cycles,cycles,cycles,cycles,cycles,instructions",
+			err, sizeof(err));
+		T(r && strstr(err, "7 events need 7 general counters; this CPU has 6 general.") &&
+		  strstr(err, "never multiplexes"), "too many events on AMD");
+		reset(&cc, &ev, 0);
+		r = add(&cc, &ev, "RETIRED_INSTRUCTIONS@0x40000000", err, sizeof(err));
+		T(r && strstr(err, "fixed counter 0, which this CPU does not have"),
+		  "no fixed counter on AMD");
+		reset(&cc, &ev, 0);
+		r = add(&cc, &ev, "ref-cycles", err, sizeof(err));
+		if (model->model == PERFEX_MODEL_AMD_ZEN4)
+			T(!r && cc.evntsel[0] == 0x410120 && cc.evntsel_high[0] == 1,
+			  "Zen 4 ref-cycles: perf's 0x100000120 (evntsel_high)");
+		else
+			T(r && strstr(err, "ref-cycles: this CPU model has no such event"),
+			  "ref-cycles refused before Zen 4");
+	}
+
+	/* Per model: the fixed-only libpfm4 names (event code 0x00). */
+	if (!strcmp(model->pfm, "icl")) {
+		reset(&cc, &ev, model->fixed);
+		r = add(&cc, &ev, "INST_RETIRED.ANY,INST_RETIRED:ANY_P,TOPDOWN:SLOTS", err,
+			sizeof(err));
+		T(!r && cc.pmc_map[0] == FIXED(0) && cc.evntsel[0] == 2 &&
+		  cc.pmc_map[1] == 0 && cc.evntsel[1] == 0x4100c0 &&
+		  cc.pmc_map[2] == FIXED(3) && cc.evntsel[2] == 2,
+		  "INST_RETIRED.ANY on fixed counter 0, ANY_P general, TOPDOWN:SLOTS fixed 3");
+		T(perfex_event_counts(NULL, &cc, &ev, 0) == PERFEX_COUNTS_INSTRUCTIONS,
+		  "fixed counter 0 counts instructions");
+		reset(&cc, &ev, 0x7);
+		r = add(&cc, &ev, "TOPDOWN:SLOTS", err, sizeof(err));
+		T(r && strstr(err, "counts only on fixed counter 3, which this CPU does not have"),
+		  "TOPDOWN:SLOTS without fixed counter 3 refused");
+		reset(&cc, &ev, model->fixed);
+		r = add(&cc, &ev, "INST_RETIRED:ANY@0", err, sizeof(err));
+		T(r && strstr(err, "fixed counter 0's (instructions):") &&
+		  strstr(err, "it counts on no general counter"),
+		  "INST_RETIRED:ANY@0 (a general counter) refused");
+		reset(&cc, &ev, model->fixed);
+		r = add(&cc, &ev, "UNHALTED_REFERENCE_CYCLES:t=1", err, sizeof(err));
+		T(r && strstr(err, "takes no modifier but :u and :k"),
+		  "a fixed counter with any-thread refused");
+		reset(&cc, &ev, model->fixed);
+		r = add(&cc, &ev, "INST_RETIRED:ANY@0x40000000,CPU_CLK_UNHALTED:REF_TSC@0x40000001",
+			err, sizeof(err));
+		T(r && cc.pmc_map[0] == FIXED(0) &&
+		  strstr(err, "fixed counter 1 counts cycles only"),
+		  "@fixed counter: its own event only");
+	}
+	if (!strcmp(model->pfm, "spr")) {
+		reset(&cc, &ev, model->fixed);
+		r = add(&cc, &ev, "CPU_CLK_UNHALTED.THREAD:u:k,INST_RETIRED:ANY", err, sizeof(err));
+		T(!r && cc.pmc_map[0] == FIXED(1) && cc.evntsel[0] == 3 &&
+		  cc.pmc_map[1] == 0 && cc.evntsel[1] == 0x4101c0,
+		  "CPU_CLK_UNHALTED.THREAD on fixed counter 1; INST_RETIRED:ANY (0xc0) general");
+		reset(&cc, &ev, 0x1);
+		r = add(&cc, &ev, "CPU_CLK_UNHALTED.THREAD", err, sizeof(err));
+		T(r && strstr(err, "CPU_CLK_UNHALTED.THREAD counts only on fixed counter 1,") &&
+		  strstr(err, "which this CPU does not have"),
+		  "CPU_CLK_UNHALTED.THREAD without fixed counter 1 refused");
+	}
+	if (!strcmp(model->pfm, "hsw") || !strcmp(model->pfm, "skl")) {
+		reset(&cc, &ev, model->fixed);
+		r = add(&cc, &ev, "INST_RETIRED:ANY", err, sizeof(err));
+		T(r, "INST_RETIRED:ANY is not a libpfm4 name here");
+		reset(&cc, &ev, model->fixed);
+		r = add(&cc, &ev, "UNHALTED_REFERENCE_CYCLES,BRANCH_INSTRUCTIONS_RETIRED", err,
+			sizeof(err));
+		T(!r && cc.pmc_map[0] == FIXED(2) && cc.pmc_map[1] == 0 &&
+		  cc.evntsel[1] == pfm_code("branches"),
+		  "UNHALTED_REFERENCE_CYCLES fixed 2; branches are BRANCH_INSTRUCTIONS_RETIRED");
+	}
+	reset(&cc, &ev, model->fixed);
+	r = add(&cc, &ev, "cycles:p", err, sizeof(err));
+	T(r && strstr(err, "take the modifiers :u (user mode), :k (kernel mode)") &&
+	  strstr(err, "and :uk (both) only"),
+	  "other modifiers of generic names refused");
+	reset(&cc, &ev, model->fixed);
+	r = add(&cc, &ev, "cycles,,instructions", err, sizeof(err));
+	T(r && strstr(err, "an empty event"), "an empty event in a comma list refused");
+#undef T
+}
+
+/* Run test_model() under each model's libpfm4 PMU, in a child. */
+static void test_models(const char *self)
+{
+	char cmd[1024], line[1024];
+	unsigned int i;
+	FILE *f;
+	int st;
+
+	for (i = 0; i < ARRAY_SIZE(models); i++) {
+		snprintf(cmd, sizeof(cmd), "LIBPFM_FORCE_PMU=%s %s --pmu %s", models[i].pfm, self,
+			 models[i].pfm);
+		f = popen(cmd, "r");
+		if (!f) {
+			check(0, models[i].pfm, strerror(errno));
+			continue;
+		}
+		while (fgets(line, sizeof(line), f)) {
+			if (!strncmp(line, "ok ", 3) || !strncmp(line, "not ok ", 7)) {
+				fails += line[0] == 'n';
+				printf("%s %d%s", line[0] == 'n' ? "not ok" : "ok", ++n,
+				       strchr(line + (line[0] == 'n' ? 7 : 3), ' '));
+			} else {
+				fputs(line, stdout);
+			}
+		}
+		st = pclose(f);
+		check(st == 0, models[i].pfm, "the child failed");
+	}
+}
+
+int main(int argc, char **argv)
 {
 	struct perfctr_info info = { .cpu_type = PERFCTR_X86_AMD_FAM15H };
 	struct perfctr_cpu_control cc;
 	struct perfex_events ev;
-	char err[256] = "";
+	char err[512] = "";
+	unsigned int m;
 	int i, r;
+
+	if (argc == 3 && !strcmp(argv[1], "--pmu")) {
+		for (m = 0; m < ARRAY_SIZE(models); m++)
+			if (!strcmp(argv[2], models[m].pfm))
+				model = &models[m];
+		if (!model)
+			return 2;
+		test_model();
+		return fails != 0;
+	}
 
 	memset(&cc, 0, sizeof(cc));
 	memset(&ev, 0, sizeof(ev));
@@ -284,10 +577,12 @@ int main(void)
 	check(r && strstr(err, "too many"), "more events than counters refused", err);
 	info.cpu_type = PERFCTR_X86_GENERIC;
 	memset(&cc, 0, sizeof(cc));
+	memset(&ev, 0, sizeof(ev));
 	r = perfex_add_event(&info, &cc, &ev, "0x4300c0", err, sizeof(err));
 	check(r && strstr(err, "no programmable counters"), "generic model refuses events", err);
 	test_hybrid();
 	test_ipc();
+	test_models(argv[0]);
 	printf("1..%d\n", n);
 	return fails != 0;
 }
