@@ -4,6 +4,8 @@
 #   make check   everything, ending in "N passed, N failed"
 #   make demo    boot the patched kernel and show virtual counters at work
 #   make patches regenerate patches/ and series from the tree folders
+#   make deb     Debian packages of the patched kernel (from the running
+#                kernel's configuration) and of libperfctr and perfex
 
 SHELL := /bin/bash
 # Three x86_64 models and one for the RT kernel by default, to keep a fresh
@@ -20,7 +22,7 @@ PPC64_CPUS ?= POWER9 POWER10 POWER8 powernv9
 PPC32_CPUS ?= G4 750 7450 604
 export X86_CPUS X86_RT_CPUS I386_CPUS PPC64_CPUS PPC32_CPUS
 
-.PHONY: all setup patches check-patches apply quilt kernel check demo bench style clean
+.PHONY: all setup patches check-patches apply quilt kernel check demo bench style clean deb
 
 all: check
 
@@ -56,6 +58,9 @@ demo: kernel
 
 bench: kernel
 	@bash scripts/bench.sh
+
+deb:
+	@bash scripts/deb.sh
 
 style:
 	@bash scripts/style.sh

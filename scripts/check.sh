@@ -19,6 +19,10 @@ bash "$TOP/scripts/check-docs.sh" || status=1
 # libperfctr and perfex on the host; in the guests below, beside the
 # kselftests.
 bash "$TOP/scripts/check-lib.sh" || status=1
+# make deb's configuration step on Debian's own amd64 configuration, and
+# the libperfctr package (scripts/check-deb.sh; the kernel packages' build
+# itself is not run here).
+bash "$TOP/scripts/check-deb.sh" || status=1
 # Each architecture under each of its CPU models (the Makefile's lists).
 boot_all() {
 	local arch=$1 cpu
