@@ -26,6 +26,17 @@ if ((p + f == 0)); then
 	cat "$out.log"
 	f=1
 fi
+# The README's example is the one run-tests.sh compiles against the
+# installation (tests/readme_example.c): the same code, whitespace aside.
+norm() { sed 's/^[[:space:]]*//; s/[[:space:]]\+/ /g; /^$/d'; }
+if diff <(sed -n '/^    \/\* cc t\.c/,/^    }$/p' "$TOP/README" | norm) \
+	<(sed -n '/^\/\* cc t\.c/,$p' "$TOP/tools/lib/perfctr/tests/readme_example.c" | norm) \
+	> "$out/readme.diff" && [[ -s $TOP/README ]] && grep -q 'cc t\.c' "$TOP/README"; then
+	p=$((p + 1)); echo "libperfctr host: ok - the README's example is tests/readme_example.c"
+else
+	f=$((f + 1)); echo "libperfctr host: not ok - the README's example differs from tests/readme_example.c"
+	sed 's/^/libperfctr host: # /' "$out/readme.diff"
+fi
 echo "libperfctr host: $p passed, $f failed"
 [[ -n ${RESULTS:-} ]] && echo "libperfctr host $p $f" >> "$RESULTS"
 ((f == 0))

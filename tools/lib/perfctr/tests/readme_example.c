@@ -5,6 +5,7 @@
  * with nothing but pkg-config's flags and the C library's headers.
  */
 /* cc t.c $(pkg-config --cflags --libs libperfctr) */
+#include <errno.h>
 #include <stdio.h>
 #include <libperfctr.h>
 
@@ -20,11 +21,10 @@ int main(void)
 	c.cpu_control.pmc_map[0] = 0;
 	c.cpu_control.evntsel[0] = 0x4100c0;	/* x86: instructions, user */
 	if (vperfctr_control(v, &c)) {
-		perror("vperfctr_control");
+		fprintf(stderr, "%s\n", perfctr_strerror(errno, NULL));
 		return 1;
 	}
-	/* ... work ... */
-	/* the fast reads: no system call */
+	/* ... work ... then the fast reads: no system call */
 	printf("%llu TSC ticks, %llu instructions\n",
 	       vperfctr_read_tsc(v), vperfctr_read_pmc(v, 0));
 	vperfctr_unlink(v);
