@@ -75,6 +75,7 @@ if [[ $mode == kselftest ]]; then
 	build_lib "$CACHE/tests/$label-lib" "$cc"
 	cp "$CACHE/tests/$label-lib/perfex" "$work/root/tests/"
 	cp "$CACHE/tests/$label-lib/tests/libperfctr_test" "$work/root/tests/"
+	cp "$CACHE/tests/$label-lib/examples/"{self,signal} "$work/root/tests/"
 	if [[ $arch == x86_64 ]]; then
 		build_lib "$CACHE/tests/$label-lib-ia32" i686-linux-gnu-gcc
 		cp "$CACHE/tests/$label-lib-ia32/perfex" "$work/root/tests/perfex_ia32"
@@ -134,7 +135,7 @@ if [[ $arch != x86_64 ]]; then	# no busybox for the guest (i386: Debian's is 64-
 		*) echo "T64 ./perfctr_test"
 		   if [[ $arch != i386 ]]; then echo "T64 ./perfctr_pmc_test"; fi
 		   if [[ $arch == ppc32 ]]; then echo "T64 ./perfctr_ppc32_test"; fi
-		   echo "LIB ./libperfctr_test --perfex ./perfex" ;;
+		   echo "LIB ./libperfctr_test --perfex ./perfex --examples ." ;;
 		esac
 	} > "$work/root/tests/run"
 else
@@ -166,7 +167,8 @@ else
 	(cd ksft && ./run_kselftest.sh -c perfctr) 2>&1 | sed 's/^/T64: /'
 	echo "PERFCTR-EXIT 64"
 	./perfctr_test_ia32 2>&1 | sed 's/^/T32: /'; echo "PERFCTR-EXIT 32"
-	./libperfctr_test --perfex ./perfex 2>&1 | sed 's/^/LIB: /'; echo "PERFCTR-EXIT lib"
+	./libperfctr_test --perfex ./perfex --examples . 2>&1 | sed 's/^/LIB: /'
+	echo "PERFCTR-EXIT lib"
 	./libperfctr_test_ia32 --perfex ./perfex_ia32 2>&1 | sed 's/^/L32: /'
 	echo "PERFCTR-EXIT lib32"
 fi

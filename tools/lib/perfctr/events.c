@@ -782,12 +782,30 @@ static int pfm_encode(const char *name, unsigned int plm, unsigned long long *co
 	return 0;
 }
 
+/* The unit masks of libpfm4's event @idx, one a line, the default marked. */
+static void list_umasks(FILE *out, int idx, int nattrs)
+{
+	pfm_event_attr_info_t ainfo;
+	int i;
+
+	for (i = 0; i < nattrs; i++) {
+		memset(&ainfo, 0, sizeof(ainfo));
+		ainfo.size = sizeof(ainfo);
+		if (pfm_get_event_attr_info(idx, i, PFM_OS_NONE, &ainfo) != PFM_SUCCESS ||
+		    ainfo.type != PFM_ATTR_UMASK)
+			continue;
+		fprintf(out, "      :%s\t0x%llx\t%s%s\n", ainfo.name,
+			(unsigned long long)ainfo.code, ainfo.is_dfl ? "(default) " : "",
+			ainfo.desc ? ainfo.desc : "");
+	}
+}
+
 void perfex_list_events(FILE *out, const struct perfctr_info *info)
 {
 	pfm_pmu_info_t pinfo;
 	pfm_event_info_t einfo;
 	char err[128];
-	int pmu, idx;
+	int pmu, idx, npmus = 0;
 
 	list_cpu(out, info);
 	if (pfm_ready(err, sizeof(err))) {
@@ -800,7 +818,9 @@ void perfex_list_events(FILE *out, const struct perfctr_info *info)
 		if (pfm_get_pmu_info(pmu, &pinfo) != PFM_SUCCESS || !pinfo.is_present ||
 		    pinfo.type != PFM_PMU_TYPE_CORE)
 			continue;
-		fprintf(out, "PMU %s (%s): %d events\n", pinfo.name, pinfo.desc, pinfo.nevents);
+		npmus++;
+		fprintf(out, "PMU %s (%s): %d events (unit masks below each, :UMASK)\n",
+			pinfo.name, pinfo.desc, pinfo.nevents);
 		for (idx = pinfo.first_event; idx != -1; idx = pfm_get_event_next(idx)) {
 			memset(&einfo, 0, sizeof(einfo));
 			einfo.size = sizeof(einfo);
@@ -808,8 +828,13 @@ void perfex_list_events(FILE *out, const struct perfctr_info *info)
 				continue;
 			fprintf(out, "  %s::%s\t0x%llx\t%s\n", pinfo.name, einfo.name,
 				(unsigned long long)einfo.code, einfo.desc ? einfo.desc : "");
+			list_umasks(out, idx, einfo.nattrs);
 		}
 	}
+	if (!npmus)
+		fprintf(out, "%s\nRaw events: %s\n",
+			"libpfm4 knows no core PMU of this CPU: raw events only (LIBPFM_FORCE_PMU=PMU lists that PMU's events)",
+			perfex_event_syntax());
 }
 #else
 static int pfm_encode(const char *name, unsigned int plm, unsigned long long *code, char **fstr,
@@ -1138,6 +1163,83 @@ int perfex_add_event(const struct perfctr_info *info, struct perfctr_cpu_control
 		     struct perfex_events *ev, const char *spec, char *err, size_t errlen)
 {
 	return add_event(info, cc, ev, spec, err, errlen) ? -1 : 0;
+}
+
+/*
+ * Without perfctr_info (a kernel without perfctr): is @spec an event at
+ * all?  Raw syntax, one of perf's generic names, or a name libpfm4 knows;
+ * whether this CPU model takes it is for perfex_add_event() to say.
+ */
+static int check_event(const char *spec, char *err, size_t errlen)
+{
+	unsigned long long v;
+	const char *p, *at = strrchr(spec, '@');
+	char *work, *colon, *fstr = NULL;
+	unsigned int core, plm;
+	int r = 0;
+
+	if (at) {
+		p = at + 1;
+		if (parse_num(&p, &v) || *p || v > 0x7fffffff)
+			return fail(err, errlen, "%s: bad counter after '@'", spec);
+	}
+	work = at ? strndup(spec, at - spec) : strdup(spec);
+	if (!work)
+		return fail(err, errlen, "out of memory");
+	p = work;
+	if (isdigit((unsigned char)*p)) {
+		r = parse_num(&p, &v);
+		if (!r && *p == '/') {
+			p++;
+			r = parse_num(&p, &v);
+		}
+		if (r || *p)
+			r = fail(err, errlen, "%s: invalid event specifier; raw syntax %s", spec,
+				 perfex_event_syntax());
+		free(work);
+		return r;
+	}
+	plm = strip_plm(work);
+	colon = strchr(work, ':');
+	if (colon && colon[1] != ':')
+		*colon = 0;
+	if (generic_index(work) >= 0) {
+		if (colon)
+			r = fail(err, errlen,
+				 "%s: perf's generic events take the modifiers :u (user mode), :k (kernel mode) and :uk (both) only",
+				 spec);
+	} else {
+		if (colon)
+			*colon = ':';
+		r = pfm_encode(work, plm, &v, &fstr, &core, err, errlen);
+		free(fstr);
+	}
+	free(work);
+	return r;
+}
+
+int perfex_check_events(const char *const *specs, unsigned int n, char *err, size_t errlen)
+{
+	unsigned int k;
+	char *list, *tok, *end;
+	int r = 0;
+
+	for (k = 0; k < n && !r; k++) {
+		list = strdup(specs[k]);
+		if (!list)
+			return fail(err, errlen, "out of memory");
+		for (tok = list; tok && !r; tok = end) {
+			end = strchr(tok, ',');
+			if (end)
+				*end++ = 0;
+			if (!*tok)
+				r = fail(err, errlen, "%s: an empty event in the list", specs[k]);
+			else
+				r = check_event(tok, err, errlen);
+		}
+		free(list);
+	}
+	return r ? -1 : 0;
 }
 
 int perfex_add_events(const struct perfctr_info *info, struct perfctr_cpu_control *cc,

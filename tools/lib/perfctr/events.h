@@ -78,6 +78,12 @@ int perfex_add_event(const struct perfctr_info *info, struct perfctr_cpu_control
 int perfex_add_events(const struct perfctr_info *info, struct perfctr_cpu_control *cc,
 		      struct perfex_events *ev, const char *const *specs, unsigned int n,
 		      char *err, size_t errlen);
+/*
+ * Without perfctr_info(): 0 if every event of @specs[0..@n-1] is raw
+ * syntax, one of perf's generic names or a name libpfm4 knows; else -1
+ * with the reason in @err.  Makes no perfctr system call.
+ */
+int perfex_check_events(const char *const *specs, unsigned int n, char *err, size_t errlen);
 /* The core types a libpfm4 core PMU of this name and description counts on. */
 unsigned int perfex_pmu_core(const char *pmu_name, const char *pmu_desc);
 /*

@@ -19,6 +19,10 @@
  *
  * On a hybrid Intel CPU an event of one core type's libpfm4 PMU counts
  * on that core type's CPUs only: the child binds itself to them first.
+ *
+ * The output file (-o) is opened once the command runs: a run that
+ * fails before, or a command that cannot be executed, leaves an
+ * existing file as it was.  output.c prints the counts.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -35,6 +39,7 @@
 
 #include "compiler.h"
 #include "events.h"
+#include "output.h"
 
 static const char *prog = "perfex";
 
@@ -52,9 +57,15 @@ static void usage(FILE *f)
 		"                            children and threads (counted by default)\n"
 		"  -I, --inherit             the default; accepted for compatibility\n"
 		"  -l, --list                list the events of this CPU\n"
-		"  -o FILE, --output=FILE    write the counts to FILE (default: stderr)\n"
+		"  -o FILE, --output=FILE    write the counts to FILE (default: stderr),\n"
+		"                            opened once the command runs\n"
 		"  -j, --json                write the counts as JSON\n"
+		"  -x SEP, --field-separator=SEP\n"
+		"                            write the counts as CSV, fields separated by SEP:\n"
+		"                            value, unit, name, self, children (perfex(1))\n"
 		"  -h, --help                this text\n"
+		"Exit status: the command's (128+N: killed by signal N); 127 command not\n"
+		"found, 126 not executable; 125 perfex failed (options, events, perfctr).\n"
 		"Raw events: %s\n", prog, prog, perfex_event_syntax());
 }
 
@@ -143,183 +154,6 @@ static int recv_state(int sock, int *fd, char *what, size_t whatlen)
 	return -payload.err;
 }
 
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-/*
- * The final counts: the command's own and, unless --no-inherit, its
- * descendants'; and what the output derives from them.
- */
-struct perfex_counts {
-	struct perfctr_sum_ctrs self;
-	struct vperfctr_children children;	/* zero with --no-inherit */
-	int inherit;
-	double elapsed;			/* wall-clock seconds */
-	int ipc;			/* events ipc_inst and ipc_cyc give the IPC */
-	unsigned int ipc_inst, ipc_cyc;
-};
-
-/* Part 0 is the total, 1 the command's own count, 2 its descendants'. */
-static unsigned long long count_of(const struct perfex_counts *c, int i, int part)
-{
-	const struct perfctr_sum_ctrs *s = part == 1 ? &c->self : &c->children.sum;
-	unsigned long long v = i < 0 ? s->tsc : s->pmc[i];
-
-	if (part == 0)	/* the total */
-		v += i < 0 ? c->self.tsc : c->self.pmc[i];
-	return v;
-}
-
-/*
- * The TSC's ticks in seconds, where perfctr_info gives the clock: x86's
- * cpu_khz is the TSC's rate, powerpc's the core's, tsc_to_cpu_mult
- * times the timebase's.  The TSC counts while the threads run.
- */
-static int tsc_seconds(const struct perfctr_info *info, const struct perfex_counts *c, int part,
-		       double *sec)
-{
-	unsigned int mult = info->tsc_to_cpu_mult ? info->tsc_to_cpu_mult : 1;
-
-	if (!info->cpu_khz)
-		return 0;
-	*sec = (double)count_of(c, -1, part) * mult / (info->cpu_khz * 1000.0);
-	return 1;
-}
-
-/* Instructions per cycle of a part, if perfex counts both and some cycles. */
-static int ipc_of(const struct perfex_counts *c, int part, double *ipc)
-{
-	unsigned long long cycles;
-
-	if (!c->ipc)
-		return 0;
-	cycles = count_of(c, c->ipc_cyc, part);
-	if (!cycles)
-		return 0;
-	*ipc = (double)count_of(c, c->ipc_inst, part) / cycles;
-	return 1;
-}
-
-static void print_count(FILE *f, const struct perfex_counts *c, int i)
-{
-	if (c->inherit)
-		fprintf(f, "%19llu %19llu ", count_of(c, i, 1), count_of(c, i, 2));
-	fprintf(f, "%19llu", count_of(c, i, 0));
-}
-
-static void print_text(FILE *f, const struct perfctr_info *info,
-		       const struct perfctr_cpu_control *cc, const struct perfex_events *ev,
-		       const struct perfex_counts *c)
-{
-	static const int parts[] = { 1, 2, 0 };	/* self, children, total */
-	unsigned int i, k;
-	double v;
-
-	if (c->inherit)
-		fprintf(f, "\t\t\t%19s %19s %19s\n", "self", "children", "total");
-	fprintf(f, "tsc\t\t\t");
-	print_count(f, c, -1);
-	fputc('\n', f);
-	for (i = 0; i < cc->nractrs; i++) {
-		fprintf(f, "event 0x%08X", cc->evntsel[i]);
-#ifndef _ARCH_PPC	/* x86 */
-		if (cc->p4.escr[i])
-			fprintf(f, "/0x%08X", cc->p4.escr[i]);
-#endif
-		fprintf(f, "@%u\t", cc->pmc_map[i]);
-		print_count(f, c, i);
-		fprintf(f, "\t%s\n", ev->name[i]);
-	}
-	if (tsc_seconds(info, c, 0, &v)) {
-		fprintf(f, "tsc seconds\t\t");
-		for (k = c->inherit ? 0 : 2; k < 3; k++) {
-			tsc_seconds(info, c, parts[k], &v);
-			fprintf(f, "%19.6f%s", v, k < 2 ? " " : "");
-		}
-		fprintf(f, "\tthe threads' run time (TSC at %u kHz)\n",
-			info->cpu_khz / (info->tsc_to_cpu_mult ? info->tsc_to_cpu_mult : 1));
-	}
-	if (c->ipc) {
-		fprintf(f, "ipc\t\t\t");
-		for (k = c->inherit ? 0 : 2; k < 3; k++) {
-			if (ipc_of(c, parts[k], &v))
-				fprintf(f, "%19.3f%s", v, k < 2 ? " " : "");
-			else
-				fprintf(f, "%19s%s", "-", k < 2 ? " " : "");
-		}
-		fprintf(f, "\tinstructions per cycle\n");
-	}
-	fprintf(f, "elapsed seconds\t\t");
-	if (c->inherit)
-		fprintf(f, "%19s %19s ", "", "");
-	fprintf(f, "%19.6f\twall clock\n", c->elapsed);
-	if (c->inherit) {
-		fprintf(f, "children\t\t%u merged, %u not %s\n", c->children.nr_merged,
-			c->children.nr_unmerged, "(changed their control, or got no counters)");
-		if (c->children.nr_running)
-			fprintf(f, "children\t\t%u still running, not counted %s\n",
-				c->children.nr_running, "(daemons the command left behind)");
-	}
-}
-
-/* Unless --no-inherit: the parts of a count, after its total. */
-static void json_parts(FILE *f, const struct perfex_counts *c, int i, const char *prefix)
-{
-	if (c->inherit)
-		fprintf(f, ", \"%sself\": %llu, \"%schildren\": %llu", prefix, count_of(c, i, 1),
-			prefix, count_of(c, i, 2));
-}
-
-static void print_json(FILE *f, const struct perfctr_info *info,
-		       const struct perfctr_cpu_control *cc, const struct perfex_events *ev,
-		       const struct perfex_counts *c, int status)
-{
-	unsigned int i;
-	double v;
-
-	fprintf(f, "{\"cpu_type\": %u, \"cpu_name\": ", info->cpu_type);
-	json_string(f, perfctr_info_cpu_name(info));
-	fprintf(f, ", \"cpu_khz\": %u, \"tsc\": %llu", info->cpu_khz, count_of(c, -1, 0));
-	json_parts(f, c, -1, "tsc_");
-	if (tsc_seconds(info, c, 0, &v))
-		fprintf(f, ", \"tsc_seconds\": %.6f", v);
-	fprintf(f, ", \"elapsed_seconds\": %.6f", c->elapsed);
-	if (c->inherit) {
-		fprintf(f, ", \"children_merged\": %u, \"children_unmerged\": %u",
-			c->children.nr_merged, c->children.nr_unmerged);
-		fprintf(f, ", \"children_running\": %u", c->children.nr_running);
-	}
-	fprintf(f, ", \"events\": [");
-	for (i = 0; i < cc->nractrs; i++) {
-		fprintf(f, "%s{\"name\": ", i ? ", " : "");
-		json_string(f, ev->name[i]);
-		fprintf(f, ", \"code\": \"0x%llx\", \"pmc\": %u, \"evntsel\": \"0x%08x\"",
-			ev->code[i], cc->pmc_map[i], cc->evntsel[i]);
-		fprintf(f, ", \"count\": %llu", count_of(c, i, 0));
-		json_parts(f, c, i, "");
-		fputc('}', f);
-	}
-	fprintf(f, "]");
-	if (ipc_of(c, 0, &v))
-		fprintf(f, ", \"ipc\": %.4f", v);
-	if (WIFEXITED(status))
-		fprintf(f, ", \"exit_status\": %d", WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		fprintf(f, ", \"signal\": %d", WTERMSIG(status));
-	fprintf(f, "}\n");
-}
-
 static void print_info(const struct perfctr_info *info)
 {
 	struct perfctr_cpus_info *ci;
@@ -359,6 +193,25 @@ static int perfctr_call(const char *what)
 	return !strcmp(what, "vperfctr_open") || !strcmp(what, "vperfctr_control");
 }
 
+/*
+ * The output file, opened once the command runs: a failure leaves the
+ * counts on standard error and perfex's status 125.
+ */
+static FILE *open_output(const char *name, int *failed)
+{
+	FILE *f;
+
+	if (!name)
+		return stderr;
+	f = fopen(name, "w");
+	if (f)
+		return f;
+	fprintf(stderr, "%s: %s: %s (the counts go to standard error)\n", prog, name,
+		strerror(errno));
+	*failed = 1;
+	return stderr;
+}
+
 int main(int argc, char **argv)
 {
 	enum { OPT_NO_INHERIT = 256 };
@@ -370,20 +223,22 @@ int main(int argc, char **argv)
 		{ "list", no_argument, NULL, 'l' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "field-separator", required_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct vperfctr_control control;
 	struct perfex_counts counts = { 0 };
 	struct perfex_events ev = { 0 };
+	struct perfex_report report;
 	struct perfctr_info info;
 	int opt, info_opt = 0, list = 0, json = 0, sv[2], fd, err, status;
-	const char *outname = NULL, **specs;
-	int nspecs = 0, bind, exec_fd, exec_failed = 0;
+	const char *outname = NULL, *sep = NULL, **specs;
+	int nspecs = 0, bind, exec_fd, exec_failed = 0, out_failed = 0;
 	char errbuf[1024], what[64], exec_what[64];
 	struct timespec t0, t1;
 	cpu_set_t cpus;
-	FILE *out = stderr;
+	FILE *out;
 	pid_t pid;
 
 	specs = calloc(argc, sizeof(*specs));
@@ -392,7 +247,7 @@ int main(int argc, char **argv)
 	memset(&control, 0, sizeof(control));
 	control.cpu_control.tsc_on = 1;
 	counts.inherit = 1;
-	while ((opt = getopt_long(argc, argv, "+e:iIlo:jh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+e:iIlo:jx:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
 			specs[nspecs++] = optarg;
@@ -415,6 +270,9 @@ int main(int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
+		case 'x':
+			sep = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -422,6 +280,12 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return 125;
 		}
+	}
+	if (sep && (!*sep || json)) {
+		fprintf(stderr, "%s: %s\n", prog, *sep ? "-x and -j exclude each other" :
+			"-x needs a separator (-x , for commas)");
+		usage(stderr);
+		return 125;
 	}
 	if (optind >= argc && !info_opt && !list) {
 		usage(stderr);
@@ -437,6 +301,9 @@ int main(int argc, char **argv)
 			perfex_list_events(stdout, NULL);
 			return 0;
 		}
+		/* A misspelt event is worth knowing before one boots another kernel. */
+		if (nspecs && perfex_check_events(specs, nspecs, errbuf, sizeof(errbuf)))
+			fprintf(stderr, "%s: %s\n", prog, errbuf);
 		explain("perfctr_info", err, NULL);
 		return 125;
 	}
@@ -460,11 +327,6 @@ int main(int argc, char **argv)
 	bind = perfex_events_cpus(&ev, NULL, NULL, &cpus, errbuf, sizeof(errbuf));
 	if (bind < 0)
 		die("%s", errbuf);
-	if (outname) {
-		out = fopen(outname, "w");
-		if (!out)
-			die("%s: %s", outname, strerror(errno));
-	}
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		die("socketpair: %s: perfex needs a kernel with CONFIG_NET and CONFIG_UNIX",
 		    strerror(errno));
@@ -507,6 +369,8 @@ int main(int argc, char **argv)
 	if (!err && recv_state(sv[0], &exec_fd, exec_what, sizeof(exec_what)) != -EPIPE)
 		exec_failed = 1;
 	close(sv[0]);
+	/* The command runs: now the output file may be created or truncated. */
+	out = !err && !exec_failed ? open_output(outname, &out_failed) : stderr;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			die("waitpid: %s", strerror(errno));
@@ -530,12 +394,18 @@ int main(int argc, char **argv)
 	if (perfctr_sys_vread(fd, &counts.self, NULL, counts.inherit ? &counts.children : NULL))
 		die("vperfctr_read: %s", strerror(errno));
 	close(fd);
+	report = (struct perfex_report){ &info, &control.cpu_control, &ev, &counts,
+					 &argv[optind], status };
 	if (json)
-		print_json(out, &info, &control.cpu_control, &ev, &counts, status);
+		perfex_print_json(out, &report);
+	else if (sep)
+		perfex_print_csv(out, &report, sep);
 	else
-		print_text(out, &info, &control.cpu_control, &ev, &counts);
+		perfex_print_text(out, &report);
 	if (out != stderr && fclose(out))
 		die("%s: %s", outname, strerror(errno));
+	if (out_failed)
+		return 125;
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);

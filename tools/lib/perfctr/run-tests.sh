@@ -97,21 +97,85 @@ result $st "man pages lint clean"
 
 # Without a perfctr kernel: perfex says so (perfctr_strerror's ENOSYS
 # advice); -h, -l and usage errors work; the tests skip.
-"$out/gcc/perfex" -h >/dev/null 2>&1
-result $? "perfex -h"
+"$out/gcc/perfex" -h >"$out/perfex.out" 2>&1 &&
+	grep -q '^Usage: perfex ' "$out/perfex.out" && grep -q -- '-x SEP' "$out/perfex.out" &&
+	grep -q '^Exit status:' "$out/perfex.out"
+result $? "perfex -h: exit 0, the usage with -x and the exit statuses"
 "$out/gcc/perfex" >/dev/null 2>"$out/perfex.err"
 st=$?
 "$out/gcc/perfex" --no-such-option >/dev/null 2>>"$out/perfex.err"
 st2=$?
-[ $st -eq 125 ] && [ $st2 -eq 125 ] && [ "$(grep -c '^Usage:' "$out/perfex.err")" -eq 2 ]
-result $? "perfex usage errors: 125 and the usage"
+"$out/gcc/perfex" -x '' true >/dev/null 2>>"$out/perfex.err"
+st3=$?
+"$out/gcc/perfex" -x , -j true >/dev/null 2>>"$out/perfex.err"
+st4=$?
+[ $st -eq 125 ] && [ $st2 -eq 125 ] && [ $st3 -eq 125 ] && [ $st4 -eq 125 ] &&
+	[ "$(grep -c '^Usage:' "$out/perfex.err")" -eq 4 ] &&
+	grep -q '^perfex: -x and -j exclude each other' "$out/perfex.err"
+result $? "perfex usage errors (no command, bad option, empty -x, -x with -j): 125 and the usage"
+
+# perfex's output on fake counts: CSV exactly, JSON parsed by Python.
+"$out/gcc/tests/perfex_output_test" >"$out/output.log" 2>&1
+st=$?
+grep '^not ok' "$out/output.log"
+result $st "perfex output: CSV fields and quoting, JSON fields and escapes (fake counts)"
+if command -v python3 >/dev/null; then
+	st=0
+	for i in 0 1; do
+		"$out/gcc/tests/perfex_output_test" --json $i | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["format"] == 1 and isinstance(d["command"], list) and d["command"][0] == "./a.out"
+assert isinstance(d["elapsed_seconds"], float) and isinstance(d["tsc"], int)
+for e in d["events"]:
+	assert set(("name", "code", "pmc", "evntsel", "count")) <= set(e)
+if sys.argv[1] == "1":
+	assert d["command"][1:] == ["say \"hi\"", "back\\slash", "tab\tnew\nline",
+				    "caf\u00e9", "bad\ufffd", "\x7f"], d["command"]
+' $i || { echo "# JSON of case $i"; st=1; }
+	done
+	result $st "perfex JSON is valid JSON (python3 json.load): format, command, elapsed_seconds"
+else
+	echo "ok $((n = n + 1)) perfex JSON is valid JSON # SKIP no python3"
+fi
+
+# A misspelt event is named even without perfctr, before perfctr's absence.
+"$out/gcc/perfex" -e instructions,nosuchevent true >/dev/null 2>"$out/perfex.err"
+st=$?
+[ $st -eq 125 ] && grep -q '^perfex: nosuchevent: ' "$out/perfex.err" &&
+	! grep -q 'instructions' "$out/perfex.err"
+result $? "perfex -e nosuchevent: 125, the event named"
 if ! "$out/gcc/perfex" -i >/dev/null 2>"$out/perfex.err"; then
 	grep -q '^perfex: perfctr_info: ' "$out/perfex.err" &&
 		grep -q '^perfex: this kernel has no perfctr (.*CONFIG_PERFCTR' "$out/perfex.err"
 	result $? "perfex without perfctr explains itself (perfctr_strerror)"
+	"$out/gcc/perfex" -e instructions -o "$out/perfex.keep" true >/dev/null 2>"$out/perfex.err"
+	st=$?
+	[ $st -eq 125 ] && [ "$(grep -c . "$out/perfex.err")" -eq 2 ] &&
+		grep -q '^perfex: perfctr_info: Function not implemented$' "$out/perfex.err" &&
+		grep -q '^perfex: this kernel has no perfctr' "$out/perfex.err" &&
+		[ ! -e "$out/perfex.keep" ]
+	result $? "perfex -e instructions -o FILE without perfctr: 125, ENOSYS explained, no FILE"
 	"$out/gcc/perfex" -l >"$out/perfex.list" 2>&1 &&
 		grep -q '^CPU: unknown' "$out/perfex.list"
 	result $? "perfex -l without perfctr"
+	if [ -x "$out/gcc/tests/events_test" ]; then	# built with libpfm4
+		LIBPFM_FORCE_PMU=amd64_fam17h_zen2 "$out/gcc/perfex" -l >"$out/perfex.list" 2>&1 &&
+			grep -q '^  amd64_fam17h_zen2::RETIRED_INSTRUCTIONS	0xc0	' \
+				"$out/perfex.list" &&
+			grep -A3 '^  amd64_fam17h_zen2::RETIRED_MMX_FP_INSTRUCTIONS	' \
+				"$out/perfex.list" | grep -q '^      :SSE_INSTR	0x4	'
+		result $? "perfex -l without perfctr: libpfm4's events and their unit masks"
+	else
+		echo "ok $((n = n + 1)) perfex -l: unit masks # SKIP built without libpfm4"
+	fi
+	"$out/gcc/examples/self" >/dev/null 2>"$out/self.err"
+	st=$?
+	"$out/gcc/examples/signal" >/dev/null 2>"$out/signal.err"
+	st2=$?
+	[ $st -eq 1 ] && [ $st2 -eq 1 ] && grep -q '^self: this kernel has no perfctr' "$out/self.err" &&
+		grep -q '^signal: this kernel has no perfctr' "$out/signal.err"
+	result $? "examples self and signal without perfctr: exit 1, the reason"
 fi
 "$out/gcc/tests/libperfctr_test" --perfex "$out/gcc/perfex" >"$out/test.log" 2>&1
 result $? "libperfctr_test on the host (skips without perfctr)"
@@ -119,7 +183,7 @@ result $? "libperfctr_test on the host (skips without perfctr)"
 # Without perfctr the library fails ENOSYS before any perfctr system call
 # (473-478 may be other calls' on other kernels): strace shows none.
 # The example exits 1 when vperfctr_open() fails.
-name="no perfctr system call without perfctr (perfex -i, -l, usage; libperfctr_test; the example)"
+name="no perfctr system call without perfctr (perfex -i, -l, usage; libperfctr_test; the examples)"
 if [ -e /proc/sys/kernel/perfctr_access ]; then
 	echo "ok $((n = n + 1)) $name # SKIP this kernel has perfctr"
 elif ! command -v strace >/dev/null || ! strace -o /dev/null true 2>/dev/null; then
@@ -127,7 +191,8 @@ elif ! command -v strace >/dev/null || ! strace -o /dev/null true 2>/dev/null; t
 else
 	st=0
 	for cmd in "$out/gcc/perfex -i" "$out/gcc/perfex -l" "$out/gcc/perfex" \
-		   "$out/gcc/tests/libperfctr_test" "$out/readme_example"; do
+		   "$out/gcc/tests/libperfctr_test" "$out/readme_example" \
+		   "$out/gcc/examples/self" "$out/gcc/examples/signal"; do
 		LD_LIBRARY_PATH=$dest/opt/perfctr/lib strace -f -n -o "$out/strace.log" \
 			$cmd >/dev/null 2>&1
 		code=$?

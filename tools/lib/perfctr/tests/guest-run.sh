@@ -1,14 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run inside a guest booted with the perfctr kernel (from /init):
+# Run on a machine (or guest) booted with the perfctr kernel:
 #   guest-run.sh [DIR]    DIR holds libperfctr_test and perfex (default:
-#                         this script's directory)
-# Prints TAP lines from libperfctr_test (which runs perfex end to end)
-# and a final "libperfctr: N passed, N failed" summary line.
+#                         this script's directory), and the examples
+#                         self and signal in DIR/examples or DIR
+# Prints TAP lines from libperfctr_test (which runs perfex and the
+# examples end to end) and a final "libperfctr: N passed, N failed"
+# summary line.
 dir=${1:-$(dirname "$0")}
+ex=$dir/examples
+[ -x "$ex/self" ] || ex=$dir
 cd /tmp 2>/dev/null || cd /
-out=$("$dir/libperfctr_test" --perfex "$dir/perfex" 2>&1)
+out=$("$dir/libperfctr_test" --perfex "$dir/perfex" --examples "$ex" 2>&1)
 rc=$?
 echo "$out"
 pass=$(echo "$out" | grep -c '^ok ')

@@ -3,7 +3,9 @@
  * Tests of libperfctr and perfex, printing TAP.  Expectations come from
  * perfctr_info(): what counts depends on the CPU model the kernel found.
  *
- *   libperfctr_test [--perfex PATH]     run the tests
+ *   libperfctr_test [--perfex PATH] [--examples DIR]
+ *                                       run the tests (and the examples
+ *                                       self and signal found in DIR)
  *   libperfctr_test --spin MS [--exit N]   busy-loop MS ms, exit N
  */
 #include <errno.h>
@@ -680,6 +682,9 @@ static void test_perfex(const char *perfex, const char *self)
 		tsc = json_number(buf, "tsc");
 		CHECK(json_number(buf, "exit_status") == 3 && json_number(buf, "cpu_type") ==
 		      info.cpu_type, "perfex --json fields");
+		CHECK(json_number(buf, "format") == 1 && strstr(buf, "\"command\": [\"") &&
+		      strstr(buf, "\"--spin\", \"100\", \"--exit\", \"3\"]"),
+		      "perfex --json: format 1 and the command", "%.300s", buf);
 		if (info.cpu_khz)
 			CHECK(tsc >= tsc_khz_low() * 50 && tsc <= tsc_khz_high() * (t + 50),
 			      "perfex tsc covers the child's spin", "%llu ticks in %.0f ms, %u kHz",
@@ -774,8 +779,53 @@ static void test_perfex(const char *perfex, const char *self)
 
 		rc = run(argv, tmp, buf, sizeof(buf));
 		CHECK(rc == 127, "perfex: command not found is 127");
-		CHECK(strstr(buf, "/nonexistent") && !strstr(buf, "tsc"),
+		CHECK(strstr(buf, "perfex: /nonexistent: No such file or directory") &&
+		      !strstr(buf, "tsc"),
 		      "perfex prints no counts when the command did not run", "%.300s", buf);
+	}
+	{
+		/* -o is opened once the command runs: a failed exec leaves the file. */
+		char *const argv[] = { (char *)perfex, "-o", (char *)json, "--json", "/nonexistent",
+				       NULL };
+		char *const argv2[] = { (char *)perfex, "-o", (char *)json, "/", NULL };
+		int fd = open(json, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int rc2;
+
+		if (fd >= 0) {
+			if (write(fd, "keep\n", 5) != 5)
+				fd = -1;
+			close(fd);
+		}
+		rc = run(argv, tmp, NULL, 0);
+		rc2 = run(argv2, tmp, NULL, 0);
+		read_file(json, buf, sizeof(buf));
+		CHECK(fd >= 0 && rc == 127 && rc2 == 126 && !strcmp(buf, "keep\n"),
+		      "perfex -o: a command that did not run (127, 126) leaves the file",
+		      "rc %d, %d: %.100s", rc, rc2, buf);
+	}
+	{
+		const char *csv = "/tmp/perfex-test.csv";
+		char *const argv[] = { (char *)perfex, "-x", ";", "-o", (char *)csv, (char *)self,
+				       "--spin", "20", NULL };
+		unsigned long long total = 0, own = 0, desc = ~0ULL;
+		char line[256];
+		FILE *f;
+		int lines = 0, tsc_ok = 0, elapsed_ok = 0;
+
+		rc = run(argv, tmp, NULL, 0);
+		f = fopen(csv, "r");
+		while (f && fgets(line, sizeof(line), f)) {
+			lines++;
+			if (sscanf(line, "%llu;;tsc;%llu;%llu\n", &total, &own, &desc) == 3)
+				tsc_ok = total > 0 && total == own + desc;
+			if (strstr(line, ";s;elapsed_seconds;;\n"))
+				elapsed_ok = atof(line) >= 0.019;
+		}
+		if (f)
+			fclose(f);
+		CHECK(rc == 0 && tsc_ok && elapsed_ok && lines >= 5,
+		      "perfex -x ';': value;unit;name;self;children lines, tsc and elapsed",
+		      "rc %d, %d lines, tsc %llu = %llu + %llu", rc, lines, total, own, desc);
 	}
 	/* A raw event: refused on models without PMCs, counted elsewhere. */
 #ifndef _ARCH_PPC	/* x86 */
@@ -837,9 +887,49 @@ static void test_perfex(const char *perfex, const char *self)
 #endif
 }
 
+/*
+ * The examples (examples/self.c, signal.c), as a user runs them: self
+ * counts the TSC, and the instructions where this suite knows an event
+ * for the model (pmc_event()); signal gets its overflow signals wherever
+ * the model has the overflow interrupt and such an event, and may skip
+ * (exit 77) only elsewhere.
+ */
+static void test_examples(const char *dir)
+{
+	struct perfctr_cpu_control cc = { 0 };
+	char path[4096], out[4096];
+	int code, counts = pmc_event(&cc);
+
+	snprintf(path, sizeof(path), "%s/self", dir);
+	{
+		char *const argv[] = { path, NULL };
+
+		code = run(argv, "/tmp/example.out", out, sizeof(out));
+		CHECK(code == 0 && strstr(out, "self: tsc ") && !strstr(out, "self: tsc 0 "),
+		      "example self runs and counts the TSC", "exit %d: %s", code, out);
+		if (counts)
+			CHECK(strstr(out, "self: pmc0 ") && !strstr(out, "TSC only"),
+			      "example self counts instructions", "%s", out);
+	}
+	snprintf(path, sizeof(path), "%s/signal", dir);
+	{
+		char *const argv[] = { path, NULL };
+
+		code = run(argv, "/tmp/example.out", out, sizeof(out));
+		if (counts && info.cpu_features & PERFCTR_FEATURE_PCINT)
+			CHECK(code == 0 && strstr(out, " overflows\n"),
+			      "example signal gets its overflow signals", "exit %d: %s", code, out);
+		else if (code == 77)
+			skip("example signal", "no overflow interrupt or known event here");
+		else
+			CHECK(0, "example signal skips where it cannot count", "exit %d: %s",
+			      code, out);
+	}
+}
+
 int main(int argc, char **argv)
 {
-	const char *perfex = getenv("PERFEX");
+	const char *perfex = getenv("PERFEX"), *examples = NULL;
 	int i, code = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -854,6 +944,8 @@ int main(int argc, char **argv)
 			return tree(atoi(argv[i + 1]), atof(argv[i + 2]));
 		if (!strcmp(argv[i], "--perfex") && i + 1 < argc)
 			perfex = argv[++i];
+		if (!strcmp(argv[i], "--examples") && i + 1 < argc)
+			examples = argv[++i];
 	}
 	printf("TAP version 13\n");
 	if (perfctr_sys_info(&info, NULL, NULL)) {
@@ -868,6 +960,8 @@ int main(int argc, char **argv)
 	test_remote();
 	test_siginfo();
 	test_perfex(perfex ? perfex : "./perfex", argv[0]);
+	if (examples)
+		test_examples(examples);
 	printf("1..%d\n", nr_test);
 	printf("# %d passed, %d failed\n", nr_test - nr_fail, nr_fail);
 	return nr_fail ? 1 : 0;

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfex's output: the counts as text, JSON or CSV.  Apart from perfex.c
+ * so that tests/perfex_output_test can print fake counts on any host.
+ */
+#ifndef PERFEX_OUTPUT_H
+#define PERFEX_OUTPUT_H
+
+#include <stdio.h>
+#include <libperfctr.h>
+
+#include "events.h"
+
+/* The version of the JSON object's layout ("format"): raised when it changes. */
+#define PERFEX_JSON_FORMAT	1
+
+/*
+ * The final counts: the command's own and, unless --no-inherit, its
+ * descendants'; and what the output derives from them.
+ */
+struct perfex_counts {
+	struct perfctr_sum_ctrs self;
+	struct vperfctr_children children;	/* zero with --no-inherit */
+	int inherit;
+	double elapsed;			/* wall-clock seconds */
+	int ipc;			/* events ipc_inst and ipc_cyc give the IPC */
+	unsigned int ipc_inst, ipc_cyc;
+};
+
+/* Everything an output needs: what ran, how it was counted, and the counts. */
+struct perfex_report {
+	const struct perfctr_info *info;
+	const struct perfctr_cpu_control *cc;
+	const struct perfex_events *ev;
+	const struct perfex_counts *counts;
+	char *const *argv;		/* the command, NULL-terminated */
+	int status;			/* its wait status */
+};
+
+void perfex_print_text(FILE *f, const struct perfex_report *r);
+void perfex_print_json(FILE *f, const struct perfex_report *r);
+/* One line per count, its fields separated by @sep (perfex(1) lists them). */
+void perfex_print_csv(FILE *f, const struct perfex_report *r, const char *sep);
+
+#endif
