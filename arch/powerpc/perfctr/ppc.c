@@ -15,6 +15,7 @@
 #define pr_fmt(fmt) "perfctr: " fmt
 
 #include <linux/atomic.h>
+#include <linux/compat.h>
 #include <linux/cpuhotplug.h>
 #include <linux/init.h>
 #include <linux/mutex.h>
@@ -322,6 +323,14 @@ void perfctr_cpu_fill_info(struct perfctr_info *info)
 	/* A read of the reservation: asking takes nothing from perf_events. */
 	if (perfctr_model && !READ_ONCE(perfctr_current_service) && pmc_hardware_reserved())
 		info->cpu_features |= PERFCTR_FEATURE_PMU_BUSY;
+	/*
+	 * A 32-bit process on a 64-bit kernel is built without _ARCH_PPC64,
+	 * so <asm/perfctr.h>'s perfctr_rdpmc() reads the 74xx's UPMC SPR
+	 * numbers, which Book3S-64 does not have: SIGILL.  Without RDPMC in
+	 * the features it reads through vperfctr_read() (libperfctr does).
+	 */
+	if (IS_ENABLED(CONFIG_PPC64) && in_compat_syscall())
+		info->cpu_features &= ~PERFCTR_FEATURE_RDPMC;
 }
 
 /*

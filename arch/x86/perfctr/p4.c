@@ -275,6 +275,22 @@ static void p4_write_control(const struct perfctr_cpu_state *state)
 	cache->id = state->k1.id;
 }
 
+/* Clear the CCCRs of @state's counters @first to @last - 1. */
+static void p4_stop(const struct perfctr_cpu_state *state, struct perfctr_x86_cache *cache,
+		    unsigned int first, unsigned int last)
+{
+	unsigned int i, pmc;
+
+	for (i = first; i < last; i++) {
+		pmc = state->pmc[i].map & ~P4_FAST_RDPMC;
+		if (!cache->evntsel[pmc])
+			continue;
+		cache->evntsel[pmc] = 0;
+		perfctr_x86_wrmsr(P4_CCCR0_MSR + pmc, 0);
+	}
+	cache->id = 0;
+}
+
 /*
  * P4 i-mode counters (OVF_PMI_T0 set in their CCCR): stopped at every
  * suspend by clearing the CCCR, which also clears its sticky OVF flag,
@@ -283,16 +299,21 @@ static void p4_write_control(const struct perfctr_cpu_state *state)
  */
 static void p4_istop(const struct perfctr_cpu_state *state, struct perfctr_x86_cache *cache)
 {
-	unsigned int i, pmc, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	p4_stop(state, cache, perfctr_cstatus_nractrs(state->cstatus),
+		perfctr_cstatus_nrctrs(state->cstatus));
+}
 
-	for (i = perfctr_cstatus_nractrs(state->cstatus); i < nrctrs; i++) {
-		pmc = state->pmc[i].map & ~P4_FAST_RDPMC;
-		if (!cache->evntsel[pmc])
-			continue;
-		cache->evntsel[pmc] = 0;
-		perfctr_x86_wrmsr(P4_CCCR0_MSR + pmc, 0);
-	}
-	cache->id = 0;
+/*
+ * Stop the suspended state's a-mode counters (the i-mode ones stop in
+ * p4_isuspend()): whatever runs next on this CPU must not be counted (see
+ * p6_astop()).  Their CCCRs are cleared; the ESCRs stay cached, and the
+ * next resume writes the CCCRs again (p4_write_control()): one write a
+ * counter each way.
+ */
+static void p4_suspend_pmcs(struct perfctr_cpu_state *state)
+{
+	perfctr_x86_rdpmc_suspend_pmcs(state);
+	p4_stop(state, perfctr_x86_this_cache(), 0, perfctr_cstatus_nractrs(state->cstatus));
 }
 
 static void p4_isuspend(struct perfctr_cpu_state *state)
@@ -358,7 +379,7 @@ static bool p4_pmu_responds(const struct perfctr_x86_model *m)
 
 const struct perfctr_x86_family_ops perfctr_x86_p4_ops = {
 	.check_control	= p4_check_control,
-	.suspend_pmcs	= perfctr_x86_rdpmc_suspend_pmcs,
+	.suspend_pmcs	= p4_suspend_pmcs,
 	.resume_pmcs	= perfctr_x86_rdpmc_resume_pmcs,
 	.write_control	= p4_write_control,
 	.isuspend	= p4_isuspend,

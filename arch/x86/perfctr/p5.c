@@ -141,6 +141,26 @@ static void p5_write_control(const struct perfctr_cpu_state *state)
 	cache->id = state->k1.id;
 }
 
+/*
+ * Stop the suspended state's counters: whatever runs next on this CPU
+ * must not be counted (its events would show in the owner's next start,
+ * in its mapped page or by RDPMC; see p6_astop()).  A CESR of 0 stops
+ * both halves (CC = 0: count nothing) where the model has the CPL field;
+ * the next resume writes the CESR again (p5_write_control()), one write
+ * each way.  The WinChip's halves have no such field and cannot be
+ * stopped: they keep counting (Documentation/arch/x86/perfctr.rst).
+ */
+static void p5_astop(void)
+{
+	struct perfctr_x86_cache *cache = perfctr_x86_this_cache();
+
+	if (!perfctr_x86_cur_model->cpl || !cache->cesr)
+		return;
+	cache->cesr = 0;
+	perfctr_x86_wrmsr(P5_CESR_MSR, 0);
+	cache->id = 0;
+}
+
 /* The P5 before MMX has no RDPMC: its counters are read as MSRs. */
 static void p5_suspend_pmcs(struct perfctr_cpu_state *state)
 {
@@ -149,6 +169,13 @@ static void p5_suspend_pmcs(struct perfctr_cpu_state *state)
 	for (i = 0; i < nrctrs; i++)
 		perfctr_x86_fold(&state->pmc[i],
 				 perfctr_x86_rdmsr(P5_CTR0_MSR + state->pmc[i].map));
+	p5_astop();
+}
+
+static void p5mmx_suspend_pmcs(struct perfctr_cpu_state *state)
+{
+	perfctr_x86_rdpmc_suspend_pmcs(state);
+	p5_astop();
 }
 
 static void p5_resume_pmcs(struct perfctr_cpu_state *state)
@@ -210,7 +237,7 @@ const struct perfctr_x86_family_ops perfctr_x86_p5_ops = {
 /* With RDPMC: the P5MMX, the Cyrix and the WinChip. */
 const struct perfctr_x86_family_ops perfctr_x86_p5mmx_ops = {
 	.check_control	= p5_check_control,
-	.suspend_pmcs	= perfctr_x86_rdpmc_suspend_pmcs,
+	.suspend_pmcs	= p5mmx_suspend_pmcs,
 	.resume_pmcs	= perfctr_x86_rdpmc_resume_pmcs,
 	.write_control	= p5_write_control,
 	.counts_kernel	= p5_counts_kernel,

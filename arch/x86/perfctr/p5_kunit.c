@@ -186,11 +186,16 @@ static void p5_packs_both_halves_into_the_cesr(struct kunit *test)
 	struct perfctr_cpu_state *st = p5_state(test, P5MMX, 40, CESR_CPL3 | P5EV,
 						CESR_CPL0 | 0x12);
 
-	sim_run(st, 5);
+	sim_resume(st);
 	KUNIT_EXPECT_EQ(test, 1U, sim_hw.wrmsrs);
 	KUNIT_EXPECT_EQ(test, (u32)CESR_MSR, sim_hw.log[0]);
 	/* pmc_map[0] = 1: counter 0's control is the high half. */
 	KUNIT_EXPECT_EQ(test, (u32)((CESR_CPL3 | P5EV) << 16 | CESR_CPL0 | 0x12), sim_hw.cesr);
+	sim_advance(5);
+	sim_suspend(st);
+	/* Stopped at the suspend: a CESR of 0. */
+	KUNIT_EXPECT_EQ(test, 2U, sim_hw.wrmsrs);
+	KUNIT_EXPECT_EQ(test, 0U, sim_hw.cesr);
 	KUNIT_EXPECT_EQ(test, 5ULL, st->pmc[0].sum);
 	KUNIT_EXPECT_EQ(test, 5ULL, st->pmc[1].sum);
 	KUNIT_EXPECT_EQ(test, 0U, sim_hw.stray);
@@ -226,10 +231,10 @@ static void p5mmx_reads_rdpmc_and_wraps_32(struct kunit *test)
 
 	sim_hw.ctr[1] = 0xffffffffULL;
 	sim_run(st, 2);
-	sim_advance(1000);	/* not ours */
+	sim_advance(1000);	/* not ours: stopped */
 	sim_run(st, 3);
 	KUNIT_EXPECT_EQ(test, 5ULL, st->pmc[0].sum);
-	KUNIT_EXPECT_EQ(test, 0xffffffffULL + 1005, sim_hw.ctr[1]);
+	KUNIT_EXPECT_EQ(test, 0xffffffffULL + 5, sim_hw.ctr[1]);
 	KUNIT_EXPECT_EQ(test, 0U, sim_hw.rdmsrs);
 	KUNIT_EXPECT_EQ(test, 8U, sim_hw.rdpmcs);
 }
@@ -256,10 +261,42 @@ static void winchip_counts_without_tsc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 16ULL, st->pmc[0].sum);
 	KUNIT_EXPECT_EQ(test, 16ULL, st->pmc[1].sum);
 	KUNIT_EXPECT_EQ(test, 0ULL, st->tsc_sum);
+	/* No CPL field: the WinChip's counters cannot be stopped. */
 	KUNIT_EXPECT_EQ(test, (u32)(0x02 << 16 | 0x01), sim_hw.cesr);
+	KUNIT_EXPECT_EQ(test, 1U, sim_hw.wrmsrs);
 }
 
-static void p5_resume_writes_cesr_only_when_it_changes(struct kunit *test)
+/*
+ * The counters stop at every suspend where the CESR has the CPL field
+ * (P5, P5MMX, Cyrix): what runs next on the CPU is not counted, and the
+ * owner's next start (its mapped page, RDPMC) shows nothing of it.
+ */
+static void p5_suspended_counters_count_no_foreign_events(struct kunit *test)
+{
+	const struct perfctr_x86_model *models[] = { P5, P5MMX, MII };
+	struct perfctr_cpu_state *st;
+	unsigned int k;
+	u64 ctr0, ctr1;
+
+	for (k = 0; k < ARRAY_SIZE(models); k++) {
+		st = p5_state(test, models[k], 40, CESR_CPL3 | P5EV, CESR_CPL3 | 0x12);
+		sim_run(st, 100);
+		ctr0 = sim_hw.ctr[0];
+		ctr1 = sim_hw.ctr[1];
+		sim_advance(1000);		/* the next task's events */
+		KUNIT_EXPECT_EQ_MSG(test, ctr0, sim_hw.ctr[0], "%s", models[k]->name);
+		KUNIT_EXPECT_EQ_MSG(test, ctr1, sim_hw.ctr[1], "%s", models[k]->name);
+		sim_resume(st);
+		KUNIT_EXPECT_EQ_MSG(test, ctr1, st->pmc[0].start, "%s", models[k]->name);
+		KUNIT_EXPECT_EQ_MSG(test, ctr0, st->pmc[1].start, "%s", models[k]->name);
+		sim_advance(5);
+		sim_suspend(st);
+		KUNIT_EXPECT_EQ_MSG(test, 105ULL, st->pmc[0].sum, "%s", models[k]->name);
+		KUNIT_EXPECT_EQ_MSG(test, 105ULL, st->pmc[1].sum, "%s", models[k]->name);
+	}
+}
+
+static void p5_switch_writes_the_cesr_each_way(struct kunit *test)
 {
 	u32 map = 0, a = CESR_CPL3 | P5EV, b = CESR_CPL0 | P5EV;
 	struct perfctr_cpu_state *sa, *sb, *sc;
@@ -271,17 +308,16 @@ static void p5_resume_writes_cesr_only_when_it_changes(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(sa, 0));
 	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(sb, 0));
 	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(sc, 0));
+	/* One write at each resume and one at each suspend (the stop). */
 	sim_run(sa, 1);
 	sim_run(sa, 1);
-	KUNIT_EXPECT_EQ(test, 1U, sim_hw.wrmsrs);
+	KUNIT_EXPECT_EQ(test, 4U, sim_hw.wrmsrs);
 	sim_run(sb, 1);
-	KUNIT_EXPECT_EQ(test, 2U, sim_hw.wrmsrs);
-	KUNIT_EXPECT_EQ(test, b, sim_hw.cesr);
-	sim_run(sc, 1);		/* another id, but the CESR value differs */
-	KUNIT_EXPECT_EQ(test, 3U, sim_hw.wrmsrs);
-	sim_run(sa, 1);		/* another id, the same CESR value: no write */
-	KUNIT_EXPECT_EQ(test, 3U, sim_hw.wrmsrs);
-	KUNIT_EXPECT_EQ(test, 3ULL, sa->pmc[0].sum);
+	KUNIT_EXPECT_EQ(test, 6U, sim_hw.wrmsrs);
+	sim_run(sc, 1);
+	KUNIT_EXPECT_EQ(test, 8U, sim_hw.wrmsrs);
+	KUNIT_EXPECT_EQ(test, 2ULL, sa->pmc[0].sum);
+	KUNIT_EXPECT_EQ(test, 1ULL, sb->pmc[0].sum);
 }
 
 static void p5_unused_half_is_cleared(struct kunit *test)
@@ -293,8 +329,9 @@ static void p5_unused_half_is_cleared(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(one, 0));
 	sim_run(two, 1);
-	sim_run(one, 1);
+	sim_resume(one);
 	KUNIT_EXPECT_EQ(test, sel, sim_hw.cesr);
+	sim_suspend(one);
 }
 
 /* ---- VIA C3 ---- */
@@ -384,7 +421,8 @@ static struct kunit_case perfctr_x86_p5_cases[] = {
 	KUNIT_CASE(p5mmx_reads_rdpmc_and_wraps_32),
 	KUNIT_CASE(mii_counts_across_wrap_48),
 	KUNIT_CASE(winchip_counts_without_tsc),
-	KUNIT_CASE(p5_resume_writes_cesr_only_when_it_changes),
+	KUNIT_CASE(p5_suspended_counters_count_no_foreign_events),
+	KUNIT_CASE(p5_switch_writes_the_cesr_each_way),
 	KUNIT_CASE(p5_unused_half_is_cleared),
 	KUNIT_CASE(vc3_accepts_pmc1_only),
 	KUNIT_CASE(vc3_reserved_bits),
