@@ -864,6 +864,37 @@ static void test_perfex(const char *perfex, const char *self)
 			      "%.300s", buf);
 		}
 	}
+	/*
+	 * perf's generic names: counted where the suite knows the model's
+	 * events (POWER8-10: PMC5 and PMC6, with the IPC), refused with a
+	 * reason everywhere else -- never a count of something else.
+	 */
+	{
+		char *const argv[] = { (char *)perfex, "--json", "-o", (char *)json,
+				       "-e", "instructions,cycles", (char *)self, "--spin", "50",
+				       NULL };
+		struct perfctr_cpu_control cc = { 0 };
+		struct perfctr_info now;
+		double ipc;
+
+		if (perfctr_sys_info(&now, NULL, NULL))
+			now = info;
+		unlink(json);
+		rc = run(argv, tmp, buf, sizeof(buf));
+		if (now.cpu_features & PERFCTR_FEATURE_PMU_BUSY) {
+			skip("perfex -e instructions,cycles", "the PMU is busy");
+		} else if (!pmc_event(&cc)) {
+			CHECK(rc == 125 && strstr(buf, "instructions") && access(json, F_OK),
+			      "perfex -e instructions,cycles refused with a reason, no counts",
+			      "rc %d: %.300s", rc, buf);
+		} else {
+			read_file(json, buf, sizeof(buf));
+			ipc = json_double(buf, "ipc");
+			CHECK(rc == 0 && json_number(buf, "count") > 100000 && ipc > 0.01 &&
+			      ipc < 20, "perfex -e instructions,cycles counts, with the IPC",
+			      "rc %d: %.400s", rc, buf);
+		}
+	}
 #ifdef _ARCH_PPC
 	/* POWER8-10: PMC5 counts instructions, PMC6 cycles: perfex gives the IPC. */
 	if (info.cpu_type < PERFCTR_PPC64_POWER8) {
