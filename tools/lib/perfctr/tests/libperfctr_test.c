@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -918,6 +919,127 @@ static void test_perfex(const char *perfex, const char *self)
 #endif
 }
 
+/* Write @val to the sysctl file @path; the old value in @old (64 bytes). */
+static int sysctl_swap(const char *path, const char *val, char *old)
+{
+	int fd = open(path, O_RDWR);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, old, 63);
+	old[n > 0 ? n : 0] = 0;
+	n = pwrite(fd, val, strlen(val), 0);
+	close(fd);
+	return n < 0 ? -1 : 0;
+}
+
+/* run(), as user and group @id (nobody) when @id is not 0. */
+static int run_as(unsigned int id, char *const argv[], const char *out, char *buf, size_t len)
+{
+	int status, fd;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (id && (setgid(id) || setuid(id)))
+			_exit(98);
+		execv(argv[0], argv);
+		_exit(99);
+	}
+	waitpid(pid, &status, 0);
+	read_file(out, buf, len);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/*
+ * The errors of a user's first hour, provoked for real (the suite runs as
+ * root in the guests): perfex must name the setting that refuses and the
+ * holder of the PMU, before it runs the command.
+ */
+static void test_errors(const char *perfex, const char *self)
+{
+	char old[64], old2[64], buf[4096];
+	const char *out = "/tmp/errors.out";
+	struct perfctr_cpu_control cc = { 0 };
+	int rc;
+
+	if (geteuid()) {
+		skip("perfex errors", "needs root to change the sysctls");
+		return;
+	}
+	/* kernel.perfctr_access = 0: nobody, root included. */
+	if (sysctl_swap("/proc/sys/kernel/perfctr_access", "0", old)) {
+		CHECK(0, "perfex: kernel.perfctr_access=0 refuses", "no sysctl: %s",
+		      strerror(errno));
+	} else {
+		char *const argv[] = { (char *)perfex, (char *)self, "--spin", "1", NULL };
+
+		rc = run_as(0, argv, out, buf, sizeof(buf));
+		sysctl_swap("/proc/sys/kernel/perfctr_access", old, old2);
+		CHECK(rc == 125 && strstr(buf, "perfctr_access"),
+		      "perfex: kernel.perfctr_access=0 refuses, naming the sysctl",
+		      "rc %d: %.300s", rc, buf);
+	}
+	/* perf_event_paranoid 3 (Debian's): users are kept out. */
+	if (sysctl_swap("/proc/sys/kernel/perf_event_paranoid", "3", old)) {
+		skip("perfex: perf_event_paranoid=3", "no perf_event_paranoid");
+	} else {
+		char *const argv[] = { (char *)perfex, (char *)self, "--spin", "1", NULL };
+
+		rc = run_as(65534, argv, out, buf, sizeof(buf));
+		sysctl_swap("/proc/sys/kernel/perf_event_paranoid", old, old2);
+		CHECK(rc == 125 && strstr(buf, "perf_event_paranoid"),
+		      "perfex: perf_event_paranoid=3 refuses a user, naming the sysctl",
+		      "rc %d: %.300s", rc, buf);
+	}
+	if (!pmc_event(&cc)) {
+		skip("perfex: PMCs for root only", "no known event for this CPU model");
+		skip("perfex: the PMU held by perf", "no known event for this CPU model");
+		return;
+	}
+	/* kernel.perfctr_access = 2 (the default): PMCs for CAP_PERFMON only. */
+	{
+		char *const argv[] = { (char *)perfex, "-e", "instructions", (char *)self,
+				       "--spin", "1", NULL };
+
+		sysctl_swap("/proc/sys/kernel/perfctr_access", "2", old);
+		rc = run_as(65534, argv, out, buf, sizeof(buf));
+		sysctl_swap("/proc/sys/kernel/perfctr_access", old, old2);
+		CHECK(rc == 125 && strstr(buf, "perfctr_access"),
+		      "perfex: a user's PMC event at kernel.perfctr_access=2 refused, naming it",
+		      "rc %d: %.300s", rc, buf);
+	}
+	/* perf holds the PMU: an event of its own, as perf stat's. */
+	{
+		struct perf_event_attr attr = {
+			.type = PERF_TYPE_HARDWARE, .size = sizeof(attr),
+			.config = PERF_COUNT_HW_INSTRUCTIONS, .exclude_kernel = 1,
+		};
+		char *const argv[] = { (char *)perfex, "-e", "instructions", (char *)self,
+				       "--spin", "1", NULL };
+		char *const iargv[] = { (char *)perfex, "-i", NULL };
+		int fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+
+		if (fd < 0) {
+			CHECK(0, "perfex: the PMU held by perf", "perf_event_open: %s",
+			      strerror(errno));
+			return;
+		}
+		rc = run_as(0, iargv, out, buf, sizeof(buf));
+		CHECK(rc == 0 && strstr(buf, "PMU: busy"), "perfex -i: PMU: busy while perf holds it",
+		      "rc %d: %.300s", rc, buf);
+		rc = run_as(0, argv, out, buf, sizeof(buf));
+		CHECK(rc == 125 && strstr(buf, "busy") && strstr(buf, "perf") &&
+		      strstr(buf, "nmi_watchdog"),
+		      "perfex -e while perf holds the PMU: refused, naming perf and the fix",
+		      "rc %d: %.400s", rc, buf);
+		close(fd);
+	}
+}
+
 /*
  * The examples (examples/self.c, signal.c), as a user runs them: self
  * counts the TSC, and the instructions where this suite knows an event
@@ -991,6 +1113,7 @@ int main(int argc, char **argv)
 	test_remote();
 	test_siginfo();
 	test_perfex(perfex ? perfex : "./perfex", argv[0]);
+	test_errors(perfex ? perfex : "./perfex", argv[0]);
 	if (examples)
 		test_examples(examples);
 	printf("1..%d\n", nr_test);
