@@ -57,7 +57,11 @@ APT_UPDATED=
 apt_update() {
 	[[ -n $APT_UPDATED ]] && return 0
 	log "apt-get update"
-	apt-get update -qq >/dev/null || die "apt-get update failed"
+	# A foreign architecture's list can be caught mid-sync on the mirror
+	# ("File has unexpected size"): try again, then go on with the lists
+	# apt has; an install that needs a missing one fails with its name.
+	apt-get update -qq >/dev/null 2>&1 || { sleep 10; apt-get update -qq >/dev/null; } ||
+		log "warning: apt-get update failed for some lists; going on with the others"
 	APT_UPDATED=1
 }
 
@@ -122,5 +126,26 @@ fetch_source() {
 	log "base: $BASE_PKG $ver ($(make -s -C "$CACHE/pristine" kernelversion 2>/dev/null))"
 }
 
+# The host check of perfex's POWER8-10 event encoding builds events_test
+# for ppc64le against Debian's ppc64el libpfm4 (its POWER tables; the
+# amd64 one has x86's only) and runs it under qemu-user.
+install_power_libpfm() {
+	[[ -f /usr/lib/powerpc64le-linux-gnu/libpfm.a ]] &&
+		command -v qemu-ppc64le-static >/dev/null && return 0
+	[[ -z ${PERFCTR_NO_INSTALL:-} ]] ||
+		die "missing packages: libpfm4-dev:ppc64el qemu-user-static"
+	if ! dpkg --print-foreign-architectures | grep -qx ppc64el; then
+		log "adding the ppc64el architecture (libpfm4's POWER tables)"
+		dpkg --add-architecture ppc64el
+		APT_UPDATED=
+	fi
+	apt_update
+	log "installing: libpfm4-dev:ppc64el qemu-user-static"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		libpfm4-dev:ppc64el qemu-user-static >/dev/null ||
+		die "cannot install libpfm4-dev:ppc64el qemu-user-static"
+}
+
 install_pkgs
+install_power_libpfm
 fetch_source

@@ -536,13 +536,15 @@ void perfex_pmu_detect(const struct perfctr_info *info, struct perfex_pmu *pmu)
 /*
  * perf's generic events on POWER8-10, from Linux's generic event
  * attributes and event lists (arch/powerpc/perf/power{8,9,10}-pmu.c,
- * power{8,9,10}-events-list.h; libpfm4's names): cycles PM_CYC and
- * instructions PM_INST_CMPL on any of PMC1-4, or PM_RUN_CYC (0x600f4)
- * on PMC6 and PM_RUN_INST_CMPL (0x500fa) on PMC5 preferred; POWER8
- * branches PM_BRU_FIN, cache-references PM_LD_REF_L1 (0x100ee),
- * cache-misses PM_LD_MISS_L1; POWER9 branches PM_BR_CMPL, cache-misses
- * PM_LD_MISS_L1_FIN; POWER10 cache-misses PM_LD_MISS_L1.  No
- * ref-cycles.
+ * power{8,9,10}-events-list.h; libpfm4's names): PM_RUN_CYC (0x600f4)
+ * on PMC6 and PM_RUN_INST_CMPL (0x500fa) on PMC5 preferred, else cycles
+ * PM_CYC and instructions PM_INST_CMPL: on POWER8 and POWER9 PMCxSEL
+ * 0x1e and 0x02 on any of PMC1-4, on POWER10 libpfm4's PM_CYC (0x100f0)
+ * and PM_INST_CMPL (0x100fe) on PMC1 (its 0x1e and 0x02 are on PMC2-4
+ * only); POWER8 branches PM_BRU_FIN, cache-references PM_LD_REF_L1
+ * (0x100ee), cache-misses PM_LD_MISS_L1; POWER9 branches PM_BR_CMPL,
+ * cache-misses PM_LD_MISS_L1_FIN; POWER10 cache-misses PM_LD_MISS_L1.
+ * No ref-cycles.
  */
 static int generic_event(const struct perfex_pmu *pmu, int g, struct generic_event *e)
 {
@@ -558,7 +560,7 @@ static int generic_event(const struct perfex_pmu *pmu, int g, struct generic_eve
 			[G_CACHE_REFERENCES] = 0x100fc, [G_CACHE_MISSES] = 0x2c04e,
 		},
 		[PERFEX_MODEL_POWER10 - PERFEX_MODEL_POWER8] = {
-			[G_CYCLES] = 0x0001e, [G_INSTRUCTIONS] = 0x00002,
+			[G_CYCLES] = 0x100f0, [G_INSTRUCTIONS] = 0x100fe,
 			[G_BRANCHES] = 0x4d05e, [G_BRANCH_MISSES] = 0x400f6,
 			[G_CACHE_REFERENCES] = 0x100fc, [G_CACHE_MISSES] = 0x3e054,
 		},
@@ -600,6 +602,15 @@ static int encode(const struct perfex_pmu *pmu, struct perfctr_cpu_control *cc,
 		}
 		if (field > 6)
 			return fail(err, errlen, "PMC field %u: POWER has PMC1-6", field);
+		/*
+		 * Marked (sampled) events, thresholds and the cache, L2/L3 and
+		 * source selections need MMCRA, MMCR3 or MMCR1's lower word,
+		 * which perfctr keeps zero: without them another event counts.
+		 */
+		if (code & ~(0xfffffULL & ~(pmu->model == PERFEX_MODEL_POWER8 ? 0x700 : 0x300)))
+			return fail(err, errlen,
+				    "%s (0x%llx): needs the marking, threshold or cache selection fields beyond PMC, unit, combine and PMCxSEL, which perfctr does not program",
+				    name, code);
 		if (!field && pmc >= 4 && psel)
 			return fail(err, errlen, "%s: PMC%ld counts %s only", name, pmc + 1,
 				    fixed_name(pmu, pmc - 4));
@@ -1134,6 +1145,11 @@ static int add_event(const struct perfctr_info *info, struct perfctr_cpu_control
 	r = encode(&ev->pmu, cc, ev, i, name, code, escr, pmc, kind, prefer_fixed, err, errlen);
 	if (r)
 		goto out;
+#ifdef _ARCH_PPC
+	/* A generic name on PMC5 or PMC6: PM_RUN_INST_CMPL or PM_RUN_CYC. */
+	if (kind == KIND_GENERIC && is_fixed_pmc(&ev->pmu, cc->pmc_map[i]))
+		code = cc->pmc_map[i] == 4 ? 0x500fa : 0x600f4;
+#endif
 	cc->nractrs = i + 1;
 	ev->name[i] = fstr ? fstr : name;
 	if (fstr)

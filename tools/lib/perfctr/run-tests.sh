@@ -173,7 +173,8 @@ if ! "$out/gcc/perfex" -i >/dev/null 2>"$out/perfex.err"; then
 	st=$?
 	"$out/gcc/examples/signal" >/dev/null 2>"$out/signal.err"
 	st2=$?
-	[ $st -eq 1 ] && [ $st2 -eq 1 ] && grep -q '^self: this kernel has no perfctr' "$out/self.err" &&
+	[ $st -eq 1 ] && [ $st2 -eq 1 ] &&
+		grep -q '^self: this kernel has no perfctr' "$out/self.err" &&
 		grep -q '^signal: this kernel has no perfctr' "$out/signal.err"
 	result $? "examples self and signal without perfctr: exit 1, the reason"
 fi
@@ -213,6 +214,44 @@ if [ -x "$out/gcc/tests/events_test" ]; then
 	result $st "perfex event encoding (libpfm4, Haswell to Zen 4), hybrid CPU binding"
 else
 	echo "ok $((n = n + 1)) perfex event encoding # SKIP built without libpfm4"
+fi
+
+# POWER8-10: events_test for ppc64le, linked statically with Debian's
+# ppc64el libpfm4 (libpfm4-dev:ppc64el; PPC64LE_LIBPFM=.../libpfm.a for
+# one unpacked elsewhere, its headers in the usr/include beside its
+# usr/lib), run under qemu-user.  Its pfmlib.h is that of every arch.
+name="perfex event encoding (libpfm4, POWER8-10, under qemu-user)"
+pfm_a=${PPC64LE_LIBPFM:-/usr/lib/powerpc64le-linux-gnu/libpfm.a}
+pfm_inc=${pfm_a%/lib/*}/include
+missing=
+command -v powerpc64le-linux-gnu-gcc >/dev/null || missing="$missing powerpc64le-linux-gnu-gcc,"
+[ -f "$pfm_a" ] && [ -f "$pfm_inc/perfmon/pfmlib.h" ] ||
+	missing="$missing $pfm_a and $pfm_inc/perfmon (libpfm4-dev:ppc64el),"
+command -v qemu-ppc64le-static >/dev/null || missing="$missing qemu-ppc64le-static,"
+if [ -n "$missing" ]; then
+	echo "ok $((n = n + 1)) $name # SKIP no${missing%,}"
+else
+	# Only perfmon/ of that include directory: not the host's C headers.
+	mkdir -p "$out/ppc64le-pfm/include"
+	ln -sfn "$pfm_inc/perfmon" "$out/ppc64le-pfm/include/perfmon"
+	log=$out/build-ppc64le-pfm.log
+	make -s -C "$src" OUTPUT="$out/ppc64le-pfm/" CC=powerpc64le-linux-gnu-gcc LIBPFM=1 \
+		CFLAGS="-O2 -g -Werror -I$out/ppc64le-pfm/include" \
+		LDFLAGS="-static -L${pfm_a%/*}" "$out/ppc64le-pfm/tests/events_test" >"$log" 2>&1
+	st=$?
+	[ -s "$log" ] && { cat "$log"; st=1; }
+	if [ $st -eq 0 ]; then
+		EVENTS_TEST_RUNNER=qemu-ppc64le-static qemu-ppc64le-static \
+			"$out/ppc64le-pfm/tests/events_test" >"$out/events-ppc64le.log" 2>&1
+		st=$?
+		grep '^not ok' "$out/events-ppc64le.log"
+		for pmu in power8 power9 power10; do
+			grep -q "^ok [0-9]* $pmu$" "$out/events-ppc64le.log" ||
+				{ echo "# $pmu: no result"; st=1; }
+		done
+		grep -q '^1\.\.[1-9]' "$out/events-ppc64le.log" || st=1
+	fi
+	result $st "$name"
 fi
 
 echo "1..$n"

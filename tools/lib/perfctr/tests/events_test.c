@@ -14,9 +14,12 @@
  * The models: the test runs itself again (--pmu) under each libpfm4 PMU
  * of the tables below (Haswell, Skylake, Ice Lake, Sapphire Rapids, Zen
  * 2, 3 and 4), with perfex's description of that CPU's counters given
- * (struct perfex_pmu) rather than read from the host's CPUID.  POWER
- * is not tested here: libpfm4 on x86 has no POWER PMU and events.c's
- * powerpc half is built for powerpc only (run-tests.sh builds it).
+ * (struct perfex_pmu) rather than read from the host's CPUID.
+ *
+ * POWER8-10: built for ppc64le against ppc64el libpfm4 and run under
+ * qemu-user (run-tests.sh), the child runs with EVENTS_TEST_RUNNER
+ * (qemu-ppc64le-static) before its path.  perfex's description of the
+ * counters comes from perfctr_info's cpu_type as the kernel reports it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -35,6 +38,36 @@ static void check(int ok, const char *name, const char *err)
 	printf("%sok %d %s%s%s\n", ok ? "" : "not ", ++n, name, ok ? "" : " # ", ok ? "" : err);
 	fails += !ok;
 }
+
+/* Run "@self --pmu @pmu" under LIBPFM_FORCE_PMU=@pmu, its TAP renumbered. */
+static void run_model(const char *self, const char *pmu)
+{
+	const char *runner = getenv("EVENTS_TEST_RUNNER");
+	char cmd[1024], line[1024];
+	FILE *f;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "LIBPFM_FORCE_PMU=%s %s %s --pmu %s", pmu,
+		 runner ? runner : "", self, pmu);
+	f = popen(cmd, "r");
+	if (!f) {
+		check(0, pmu, strerror(errno));
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "ok ", 3) || !strncmp(line, "not ok ", 7)) {
+			fails += line[0] == 'n';
+			printf("%s %d%s", line[0] == 'n' ? "not ok" : "ok", ++n,
+			       strchr(line + (line[0] == 'n' ? 7 : 3), ' '));
+		} else {
+			fputs(line, stdout);
+		}
+	}
+	st = pclose(f);
+	check(st == 0, pmu, "the child failed");
+}
+
+#ifndef _ARCH_PPC
 
 /* Write @text to @root/sys/bus/event_source/devices/@dev/cpus. */
 static void put_cpus(const char *root, const char *dev, const char *text)
@@ -506,31 +539,10 @@ static void test_model(void)
 /* Run test_model() under each model's libpfm4 PMU, in a child. */
 static void test_models(const char *self)
 {
-	char cmd[1024], line[1024];
 	unsigned int i;
-	FILE *f;
-	int st;
 
-	for (i = 0; i < ARRAY_SIZE(models); i++) {
-		snprintf(cmd, sizeof(cmd), "LIBPFM_FORCE_PMU=%s %s --pmu %s", models[i].pfm, self,
-			 models[i].pfm);
-		f = popen(cmd, "r");
-		if (!f) {
-			check(0, models[i].pfm, strerror(errno));
-			continue;
-		}
-		while (fgets(line, sizeof(line), f)) {
-			if (!strncmp(line, "ok ", 3) || !strncmp(line, "not ok ", 7)) {
-				fails += line[0] == 'n';
-				printf("%s %d%s", line[0] == 'n' ? "not ok" : "ok", ++n,
-				       strchr(line + (line[0] == 'n' ? 7 : 3), ' '));
-			} else {
-				fputs(line, stdout);
-			}
-		}
-		st = pclose(f);
-		check(st == 0, models[i].pfm, "the child failed");
-	}
+	for (i = 0; i < ARRAY_SIZE(models); i++)
+		run_model(self, models[i].pfm);
 }
 
 int main(int argc, char **argv)
@@ -586,3 +598,229 @@ int main(int argc, char **argv)
 	printf("1..%d\n", n);
 	return fails != 0;
 }
+#else	/* POWER8-10 */
+static const struct ppc_model {
+	const char *pfm;	/* libpfm4's PMU */
+	unsigned int cpu_type, model;
+	/* libpfm4's names of perf's branches, branch-misses, cache-references, cache-misses */
+	const char *generic[4];
+} ppc_models[] = {
+	{ "power8", PERFCTR_PPC64_POWER8, PERFEX_MODEL_POWER8,
+	  { "PM_BRU_FIN", "PM_BR_MPRED_CMPL", "PM_LD_REF_L1", "PM_LD_MISS_L1" } },
+	{ "power9", PERFCTR_PPC64_POWER9, PERFEX_MODEL_POWER9,
+	  { "PM_BR_CMPL", "PM_BR_MPRED_CMPL", "PM_LD_REF_L1", "PM_LD_MISS_L1_FIN" } },
+	{ "power10", PERFCTR_PPC64_POWER10, PERFEX_MODEL_POWER10,
+	  { "PM_BR_CMPL", "PM_BR_MPRED_CMPL", "PM_LD_REF_L1", "PM_LD_MISS_L1" } },
+};
+
+static const struct ppc_model *ppc;
+
+#define MMCR0_FCS	0x40000000U
+#define MMCR0_FCP	0x20000000U
+
+/* Add @list to an empty control, perfex's counters from @ppc's cpu_type. */
+static int ppc_add(struct perfctr_cpu_control *cc, struct perfex_events *ev, const char *list,
+		   char *err, size_t errlen)
+{
+	struct perfctr_info info = { .cpu_type = ppc->cpu_type };
+
+	memset(cc, 0, sizeof(*cc));
+	memset(ev, 0, sizeof(*ev));
+	err[0] = 0;
+	return perfex_add_events(&info, cc, ev, &list, 1, err, errlen);
+}
+
+/* @a and @b's one event program the same counter the same way. */
+static int same(const char *a, const char *b, char *err, size_t errlen)
+{
+	struct perfctr_cpu_control ca, cb;
+	struct perfex_events ea, eb;
+
+	if (ppc_add(&ca, &ea, a, err, errlen) || ppc_add(&cb, &eb, b, err, errlen))
+		return 0;
+	if (ca.pmc_map[0] == cb.pmc_map[0] && ca.evntsel[0] == cb.evntsel[0] &&
+	    ca.ppc.mmcr1 == cb.ppc.mmcr1 && ca.ppc.mmcr0 == cb.ppc.mmcr0 &&
+	    ea.code[0] == eb.code[0])
+		return 1;
+	snprintf(err, errlen,
+		 "%s: 0x%llx PMC%u 0x%x mmcr1 0x%llx; %s: 0x%llx PMC%u 0x%x mmcr1 0x%llx",
+		 a, ea.code[0], ca.pmc_map[0] + 1, ca.evntsel[0],
+		 (unsigned long long)ca.ppc.mmcr1, b, eb.code[0], cb.pmc_map[0] + 1,
+		 cb.evntsel[0], (unsigned long long)cb.ppc.mmcr1);
+	return 0;
+}
+
+/* The counter and PMCxSEL libpfm4's @event has alone; ~0U if it has none. */
+static unsigned int pfm_place(const char *event)
+{
+	struct perfctr_cpu_control cc;
+	struct perfex_events ev;
+	char err[512];
+
+	if (ppc_add(&cc, &ev, event, err, sizeof(err)))
+		return ~0U;
+	return cc.pmc_map[0] << 8 | cc.evntsel[0];
+}
+
+static void test_ppc_model(void)
+{
+	static const char *const generic[] = {
+		"branches", "branch-misses", "cache-references", "cache-misses"
+	};
+	struct perfctr_info info = { .cpu_type = ppc->cpu_type };
+	struct perfctr_cpu_control cc;
+	struct perfex_events ev;
+	char err[512] = "", name[256], desc[160];
+	unsigned int i, inst, cyc;
+	int r, p8 = ppc->model == PERFEX_MODEL_POWER8, p10 = ppc->model == PERFEX_MODEL_POWER10;
+
+#define T(cond, what)	do { \
+		snprintf(name, sizeof(name), "%s: %s", ppc->pfm, what); \
+		check(cond, name, err); \
+	} while (0)
+
+	/* The kernel's POWER8-10: 6 PMCs, PMC5 and PMC6 fixed. */
+	perfex_pmu_detect(&info, &ev.pmu);
+	perfex_pmu_describe(&ev.pmu, desc, sizeof(desc));
+	T(ev.pmu.model == ppc->model && ev.pmu.ngeneral == 4 && ev.pmu.fixed == 0x3 &&
+	  perfctr_info_nrctrs(&info) == 6 &&
+	  !strcmp(desc, "4 general + 2 fixed (fixed: instructions, cycles)"),
+	  "cpu_type: 6 counters, PMC1-4 general, PMC5 (instructions) and PMC6 (cycles)");
+
+	/* Generic names: PMC6 and PMC5 first, user mode by default. */
+	r = ppc_add(&cc, &ev, "cycles,instructions", err, sizeof(err));
+	T(!r && cc.nractrs == 2 && cc.pmc_map[0] == 5 && cc.evntsel[0] == 0 &&
+	  cc.pmc_map[1] == 4 && cc.evntsel[1] == 0 && cc.ppc.mmcr1 == 0 &&
+	  cc.ppc.mmcr0 == MMCR0_FCS,
+	  "cycles on PMC6, instructions on PMC5, user mode only (MMCR0 FCS)");
+	T(ev.code[0] == 0x600f4 && ev.code[1] == 0x500fa,
+	  "their codes: PM_RUN_CYC 0x600f4, PM_RUN_INST_CMPL 0x500fa");
+	T(perfex_event_counts(&info, &cc, &ev, 0) == PERFEX_COUNTS_CYCLES &&
+	  perfex_event_counts(&info, &cc, &ev, 1) == PERFEX_COUNTS_INSTRUCTIONS &&
+	  perfex_ipc_events(&info, &cc, &ev, &inst, &cyc) && inst == 1 && cyc == 0,
+	  "IPC of instructions / cycles");
+	T(same("cycles:uk", "0x600f4", err, sizeof(err)) &&
+	  same("instructions:uk", "0x500fa", err, sizeof(err)),
+	  "cycles, instructions program what raw 0x600f4, 0x500fa do");
+	if (p8)
+		T(same("cycles", "PM_RUN_CYC", err, sizeof(err)) &&
+		  same("instructions", "PM_RUN_INST_CMPL", err, sizeof(err)),
+		  "cycles, instructions are libpfm4's PM_RUN_CYC, PM_RUN_INST_CMPL");
+
+	/* PMC6 and PMC5 taken: libpfm4's PM_CYC and PM_INST_CMPL on PMC1-4. */
+	r = ppc_add(&cc, &ev, "cycles,cycles", err, sizeof(err));
+	T(!r && cc.pmc_map[1] == 0 && cc.evntsel[1] == (p10 ? 0xf0 : 0x1e) &&
+	  ev.code[1] == (p10 ? 0x100f0 : 0x1e) && (cc.pmc_map[1] << 8 | cc.evntsel[1]) ==
+	  pfm_place("PM_CYC") && perfex_event_counts(&info, &cc, &ev, 1) == PERFEX_COUNTS_CYCLES,
+	  "PMC6 taken: cycles on PMC1, as libpfm4's PM_CYC");
+	r = ppc_add(&cc, &ev, "cycles,cycles,cycles", err, sizeof(err));
+	if (p10)
+		T(r && strstr(err, "cycles counts on PMC1 only, which cycles takes"),
+		  "PMC1 taken: cycles refused (PM_CYC is PMC1's)");
+	else
+		T(!r && cc.pmc_map[2] == 1 && cc.evntsel[2] == 0x1e &&
+		  (cc.pmc_map[2] << 8 | cc.evntsel[2]) == pfm_place(p8 ? "PM_CYC@1" : "PM_CYC_ALT"),
+		  "PMC1 taken: cycles on PMC2 (PMCxSEL 0x1e), as libpfm4's");
+	r = ppc_add(&cc, &ev, "instructions,instructions", err, sizeof(err));
+	T(!r && cc.pmc_map[1] == 0 && cc.evntsel[1] == (p10 ? 0xfe : 0x02) &&
+	  (cc.pmc_map[1] << 8 | cc.evntsel[1]) == pfm_place("PM_INST_CMPL") &&
+	  perfex_event_counts(&info, &cc, &ev, 1) == PERFEX_COUNTS_INSTRUCTIONS,
+	  "PMC5 taken: instructions on PMC1, as libpfm4's PM_INST_CMPL");
+	r = ppc_add(&cc, &ev, "PM_RUN_CYC,PM_INST_CMPL", err, sizeof(err));
+	T(!r && perfex_ipc_events(&info, &cc, &ev, &inst, &cyc) && inst == 1 && cyc == 0,
+	  "IPC of libpfm4's PM_INST_CMPL / PM_RUN_CYC");
+
+	/* The other generic names: libpfm4's events of perf's tables. */
+	for (i = 0; i < ARRAY_SIZE(generic); i++) {
+		snprintf(desc, sizeof(desc), "%s is libpfm4's %s (code, counter, PMCxSEL, MMCR1)",
+			 generic[i], ppc->generic[i]);
+		T(same(generic[i], ppc->generic[i], err, sizeof(err)), desc);
+	}
+	r = ppc_add(&cc, &ev, "ref-cycles", err, sizeof(err));
+	T(r && strstr(err, "ref-cycles: POWER has no such event"), "ref-cycles refused");
+
+	/* The unit and combine fields go to MMCR1's upper word. */
+	if (p8) {
+		r = ppc_add(&cc, &ev, "PM_LD_MISS_L1,0x2d880", err, sizeof(err));
+		T(!r && cc.pmc_map[0] == 2 && cc.evntsel[0] == 0x54 && cc.pmc_map[1] == 1 &&
+		  cc.evntsel[1] == 0x80 &&
+		  cc.ppc.mmcr1 == (0xeULL << 52 | 0xdULL << 56 | 1ULL << 34),
+		  "PM_LD_MISS_L1 (unit 0xe, PMC3), raw 0x2d880 (combine 1, PMC2): MMCR1");
+	} else {
+		r = ppc_add(&cc, &ev, p10 ? "PM_L2_ST" : "PM_CO_USAGE", err, sizeof(err));
+		T(!r && cc.pmc_map[0] == (p10 ? 0 : 1) && cc.evntsel[0] == (p10 ? 0x80 : 0x8c) &&
+		  cc.ppc.mmcr1 == (p10 ? 6ULL << 60 | 2ULL << 38 : 6ULL << 56 | 2ULL << 36),
+		  p10 ? "PM_L2_ST 0x16880: unit 6, combine 2 of PMC1 in MMCR1" :
+		  "PM_CO_USAGE 0x2688c: unit 6, combine 2 of PMC2 in MMCR1");
+	}
+
+	/* The privilege levels: the whole control's, MMCR0 FCS and FCP. */
+	r = ppc_add(&cc, &ev, "cycles:k,PM_INST_CMPL:k", err, sizeof(err));
+	T(!r && cc.ppc.mmcr0 == MMCR0_FCP, ":k (generic and libpfm4 names): MMCR0 FCP");
+	r = ppc_add(&cc, &ev, "cycles:uk,instructions:ku,0x1e", err, sizeof(err));
+	T(!r && cc.ppc.mmcr0 == 0, ":uk, :ku: neither freeze; a raw code takes the others'");
+	r = ppc_add(&cc, &ev, "PM_CYC:u,0x2", err, sizeof(err));
+	T(!r && cc.ppc.mmcr0 == MMCR0_FCS, ":u: MMCR0 FCS");
+	r = ppc_add(&cc, &ev, "cycles:u,instructions:k", err, sizeof(err));
+	T(r && strstr(err, "instructions:k: on powerpc the privilege levels belong") &&
+	  strstr(err, "to the whole control (MMCR0), and cycles:u counts at others"),
+	  "mixed privilege levels refused");
+	r = ppc_add(&cc, &ev, "PM_CYC,cycles:uk", err, sizeof(err));
+	T(r && strstr(err, "cycles:uk: on powerpc") && strstr(err, "PM_CYC"),
+	  "a libpfm4 name's default (user) and :uk refused");
+
+	/* Counters. */
+	r = ppc_add(&cc, &ev, "cycles,instructions,0x1e,0x1e,0x1e,0x1e,0x2", err, sizeof(err));
+	T(r && strstr(err, "7 events need 5 general counters; this CPU has 4 general") &&
+	  strstr(err, " + 2 fixed (fixed: instructions, cycles).") &&
+	  strstr(err, "never multiplexes"), "too many events: PMC1-4 and PMC5-6 apart");
+	printf("# %s\n", err);
+	r = ppc_add(&cc, &ev, "0x2@4,0x1e@5", err, sizeof(err));
+	T(r && strstr(err, "0x2: PMC5 counts instructions only"), "PMC5: its own event only");
+	r = ppc_add(&cc, &ev, "PM_LD_MISS_L1@0", err, sizeof(err));
+	T(r && strstr(err, "the event counts on PMC3 only"), "an event on another PMC refused");
+	r = ppc_add(&cc, &ev, "0x700f0", err, sizeof(err));
+	T(r && strstr(err, "PMC field 7: POWER has PMC1-6"), "PMC field 7 refused");
+	r = ppc_add(&cc, &ev, "cycles@2", err, sizeof(err));
+	if (p10)
+		T(r && strstr(err, "the event counts on PMC1 only"), "cycles@2 (PMC3) refused");
+	else
+		T(!r && cc.pmc_map[0] == 2 && cc.evntsel[0] == 0x1e, "cycles@2: PMC3");
+
+	/* What perfctr cannot program: marking, thresholds, cache selection. */
+	r = ppc_add(&cc, &ev, "PM_MRK_INST_CMPL", err, sizeof(err));
+	T(r && strstr(err, "PM_MRK_INST_CMPL (0x401e0): needs the marking") &&
+	  strstr(err, "which perfctr does not program"), "a marked event refused");
+	printf("# %s\n", err);
+	r = ppc_add(&cc, &ev, "PM_DATA_FROM_L3MISS", err, sizeof(err));
+	if (p10)
+		T(r && strstr(err, "(0x7c0000001c040): needs the marking"),
+		  "PM_DATA_FROM_L3MISS (L2/L3 source selection) refused");
+	else
+		T(!r && cc.pmc_map[0] == 2 && cc.evntsel[0] == 0xfe,
+		  "PM_DATA_FROM_L3MISS 0x300fe: PMC3");
+	r = ppc_add(&cc, &ev, "cycles:p", err, sizeof(err));
+	T(r && strstr(err, "take the modifiers :u (user mode), :k (kernel mode)"),
+	  "other modifiers of generic names refused");
+#undef T
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int m;
+
+	if (argc == 3 && !strcmp(argv[1], "--pmu")) {
+		for (m = 0; m < ARRAY_SIZE(ppc_models); m++)
+			if (!strcmp(argv[2], ppc_models[m].pfm))
+				ppc = &ppc_models[m];
+		if (!ppc)
+			return 2;
+		test_ppc_model();
+		return fails != 0;
+	}
+	for (m = 0; m < ARRAY_SIZE(ppc_models); m++)
+		run_model(argv[0], ppc_models[m].pfm);
+	printf("1..%d\n", n);
+	return fails != 0;
+}
+#endif

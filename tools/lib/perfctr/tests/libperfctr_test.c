@@ -1029,8 +1029,8 @@ static void test_errors(const char *perfex, const char *self)
 			return;
 		}
 		rc = run_as(0, iargv, out, buf, sizeof(buf));
-		CHECK(rc == 0 && strstr(buf, "PMU: busy"), "perfex -i: PMU: busy while perf holds it",
-		      "rc %d: %.300s", rc, buf);
+		CHECK(rc == 0 && strstr(buf, "PMU: busy"),
+		      "perfex -i: PMU: busy while perf holds it", "rc %d: %.300s", rc, buf);
 		rc = run_as(0, argv, out, buf, sizeof(buf));
 		CHECK(rc == 125 && strstr(buf, "busy") && strstr(buf, "perf") &&
 		      strstr(buf, "nmi_watchdog"),
