@@ -141,13 +141,10 @@ struct vperfctr {
 	bool forbidden_on;
 	cpumask_var_t forbidden;
 	/*
-	 * vperfctr_control()'s argument, the state it is validated in and
-	 * its forbidden CPUs: here rather than allocated per call.  Only one
-	 * control runs at a time: the owner's own, or its tracer's while it
-	 * is frozen.
+	 * vperfctr_control()'s forbidden CPUs: here rather than allocated per
+	 * call.  Only one control runs at a time: the owner's own, or its
+	 * tracer's while it is frozen.
 	 */
-	struct vperfctr_control new_control;
-	struct perfctr_cpu_state new_state;
 	cpumask_var_t new_forbidden;
 	/*
 	 * Inheritance.  control_id names the control in force (a child
@@ -1430,8 +1427,13 @@ static int vperfctr_exclude_cpus(struct task_struct *tsk, const struct cpumask *
 static int do_vperfctr_control(struct vperfctr *perfctr,
 			       const struct vperfctr_control __user *argp)
 {
-	struct vperfctr_control *ctl = &perfctr->new_control;
-	struct perfctr_cpu_state *next = &perfctr->new_state;
+	/*
+	 * The argument, and the state it is validated in (1.3 KiB between
+	 * them): allocated per call, not kept in the state, which lives as
+	 * long as its thread.
+	 */
+	struct vperfctr_control *ctl __free(kfree) = kmalloc_obj(*ctl, GFP_KERNEL);
+	struct perfctr_cpu_state *next __free(kfree) = kmalloc_obj(*next, GFP_KERNEL);
 	struct perfctr_cpu_state *st = cpu_state(perfctr);
 	struct task_struct *tsk;
 	struct cpumask *forbidden = perfctr->new_forbidden;
@@ -1440,6 +1442,8 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	unsigned int i;
 	int err, access_needed;
 
+	if (!ctl || !next)
+		return -ENOMEM;
 	tsk = vperfctr_begin(perfctr, true);
 	if (IS_ERR(tsk))
 		return PTR_ERR(tsk);
