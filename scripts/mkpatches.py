@@ -30,7 +30,7 @@ numbering, the diffstat -- is rewritten here from the tree.
                          builds).  To move lines to an earlier patch's region,
                          restack without them first, then with them.
 
-patches/0000-cover-letter.patch is written too, in the form of git
+0000-cover-letter.patch (top level, not in patches/) is written too, in the form of git
 format-patch --cover-letter: scripts/cover-letter.txt's subject and
 text, its Signed-off-by, then the shortlog and the series' diffstat.  It
 is not in series: quilt refuses a patch without a diff, and git am too.
@@ -212,7 +212,7 @@ def build():
         series += comments.get(name, [])
         series.append(name)
     result['series'] = '\n'.join(series) + '\n'
-    result[os.path.join('patches', COVER)] = cover_letter(result, patches)
+    result[COVER] = cover_letter(result, patches)
     kernel_dirs = ('include/', 'arch/', 'kernel/', 'tools/', 'Documentation/')
     stray = [p for p in files if p.startswith(kernel_dirs) and p not in owner]
     if stray:
