@@ -113,22 +113,26 @@ changed=$(find "$src" \( -name '.config*' -o -name '.tmp*' -o -name '*.o' -o -na
 	nok "no configuration output in the applied tree" "written: $changed"
 
 # 2. The step refuses what would not give a perfctr kernel.
-grep -v '^CONFIG_PERFCTR' "$TOP/scripts/config/perfctr-distro.config" > "$work/no-perfctr.config"
-if ! bash "$TOP/scripts/deb.sh" SRC="$src" O="$work/o2" PERFCTR_DEB_FRAGMENT="$work/no-perfctr.config" \
-		config "$base" > "$work/config2.log" 2>&1 &&
-   grep -q 'CONFIG_PERFCTR=y is missing' "$work/config2.log"; then
-	ok "deb.sh config refuses a result without CONFIG_PERFCTR"
-else
-	nok "deb.sh config refuses a result without CONFIG_PERFCTR" "$(tail -3 "$work/config2.log")"
-fi
-grep -v 'KEYS=' "$TOP/scripts/config/perfctr-distro.config" > "$work/keys.config"
-if ! bash "$TOP/scripts/deb.sh" SRC="$src" O="$work/o3" PERFCTR_DEB_FRAGMENT="$work/keys.config" \
-		config "$base" > "$work/config3.log" 2>&1 &&
-   grep -q 'names a certificate this tree lacks' "$work/config3.log"; then
-	ok "deb.sh config refuses Debian's certificate names"
-else
-	nok "deb.sh config refuses Debian's certificate names" "$(tail -3 "$work/config3.log")"
-fi
+# refuses N NAME DROP MESSAGE CHECK: the check CHECK, that deb.sh config
+# fails with the fragment $work/NAME.config (perfctr-distro.config without
+# the lines matching DROP; output in $work/oN, $work/configN.log) and says
+# MESSAGE.
+refuses() {
+	local frag=$work/$2.config log=$work/config$1.log
+
+	grep -v "$3" "$TOP/scripts/config/perfctr-distro.config" > "$frag"
+	if ! bash "$TOP/scripts/deb.sh" SRC="$src" O="$work/o$1" PERFCTR_DEB_FRAGMENT="$frag" \
+			config "$base" > "$log" 2>&1 &&
+	   grep -q "$4" "$log"; then
+		ok "$5"
+	else
+		nok "$5" "$(tail -3 "$log")"
+	fi
+}
+refuses 2 no-perfctr '^CONFIG_PERFCTR' 'CONFIG_PERFCTR=y is missing' \
+	"deb.sh config refuses a result without CONFIG_PERFCTR"
+refuses 3 keys 'KEYS=' 'names a certificate this tree lacks' \
+	"deb.sh config refuses Debian's certificate names"
 
 # 3. The libperfctr .deb.
 arch=$(dpkg --print-architecture)

@@ -75,6 +75,11 @@ static int pmc_user(const struct perfctr_cpu_control *cc, unsigned int pmc)
 /* An event's failure for want of a general counter: perfex_add_events() counts them. */
 #define NO_GENERAL	-2
 
+/* The kind of event a specifier names, for encode(): raw, libpfm4's, or perf's generic. */
+#define KIND_RAW	0
+#define KIND_PFM	1
+#define KIND_GENERIC	2
+
 /* perf's generic hardware events (perf list: "Hardware event"). */
 enum {
 	G_CYCLES, G_INSTRUCTIONS, G_BRANCHES, G_BRANCH_MISSES, G_CACHE_REFERENCES,
@@ -185,23 +190,6 @@ static int is_fixed_pmc(const struct perfex_pmu *pmu, unsigned int pmc)
 	return pmc >= PMC_FIXED;
 }
 
-static int is_intel_arch(unsigned int cpu_type)
-{
-	switch (cpu_type) {
-	case PERFCTR_X86_INTEL_CORE:
-	case PERFCTR_X86_INTEL_CORE2:
-	case PERFCTR_X86_INTEL_ATOM:
-	case PERFCTR_X86_INTEL_NHLM:
-	case PERFCTR_X86_INTEL_WSTMR:
-	case PERFCTR_X86_INTEL_SNB:
-	case PERFCTR_X86_INTEL_ARCH:
-	case PERFCTR_X86_INTEL_HYBRID:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 /* AMD family 15h and later: before Zen, Zen 1-3, Zen 4 and later. */
 static unsigned int amd_model(void)
 {
@@ -243,7 +231,7 @@ void perfex_pmu_detect(const struct perfctr_info *info, struct perfex_pmu *pmu)
 		pmu->model = amd_model();
 		return;
 	}
-	if (!is_intel_arch(info->cpu_type) || !pmu->ngeneral ||
+	if (!perfctr_info_intel_arch(info) || !pmu->ngeneral ||
 	    !__get_cpuid_count(0xa, 0, &eax, &ebx, &ecx, &edx))
 		return;
 	pmu->model = PERFEX_MODEL_INTEL_ARCH;
@@ -359,10 +347,6 @@ static int fixed_free(const struct perfex_pmu *pmu, const struct perfctr_cpu_con
 			    name, n, fixed_name(pmu, n), ev->name[j]);
 	return 0;
 }
-
-#define KIND_RAW	0
-#define KIND_PFM	1
-#define KIND_GENERIC	2
 
 /*
  * Place event @name (@code, @escr; @pmc if the user chose the counter)
@@ -573,10 +557,6 @@ static int generic_event(const struct perfex_pmu *pmu, int g, struct generic_eve
 	e->arch = -1;
 	return 0;
 }
-
-#define KIND_RAW	0
-#define KIND_PFM	1
-#define KIND_GENERIC	2
 
 static int encode(const struct perfex_pmu *pmu, struct perfctr_cpu_control *cc,
 		  struct perfex_events *ev, unsigned int i, const char *name,

@@ -93,10 +93,10 @@ static unsigned int x86_arch_nrctrs(unsigned int *fixed)
 	return (eax >> 8) & 0xff;
 }
 
-/* Intel's architectural perfmon models: general plus fixed counters. */
-static int x86_is_arch(unsigned int cpu_type)
+/* Intel's architectural perfmon models (CPUID 0xA): general plus fixed counters. */
+int perfctr_info_intel_arch(const struct perfctr_info *info)
 {
-	switch (cpu_type) {
+	switch (info->cpu_type) {
 	case PERFCTR_X86_INTEL_CORE:
 	case PERFCTR_X86_INTEL_CORE2:
 	case PERFCTR_X86_INTEL_ATOM:
@@ -115,7 +115,7 @@ unsigned int perfctr_info_nrfixed(const struct perfctr_info *info)
 {
 	unsigned int general, fixed;
 
-	if (!x86_is_arch(info->cpu_type))
+	if (!perfctr_info_intel_arch(info))
 		return 0;
 	general = x86_arch_nrctrs(&fixed);
 	if (general >= PERFCTR_NRCTRS)
@@ -127,7 +127,7 @@ unsigned int perfctr_info_nrctrs(const struct perfctr_info *info)
 {
 	unsigned int n, fixed;
 
-	if (x86_is_arch(info->cpu_type)) {
+	if (perfctr_info_intel_arch(info)) {
 		n = x86_arch_nrctrs(&fixed) + fixed;
 		return n > PERFCTR_NRCTRS ? PERFCTR_NRCTRS : n;
 	}
@@ -249,6 +249,13 @@ unsigned int perfctr_info_nrfixed(const struct perfctr_info *info)
 	default:
 		return 0;
 	}
+}
+
+/* Intel's architectural perfmon is x86's. */
+int perfctr_info_intel_arch(const struct perfctr_info *info)
+{
+	(void)info;
+	return 0;
 }
 
 static const char *const cpu_names[] = {

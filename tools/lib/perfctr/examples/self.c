@@ -50,26 +50,20 @@ static const char *instructions_event(const struct perfctr_info *info,
 	case PERFCTR_X86_INTEL_PII:
 	case PERFCTR_X86_INTEL_PIII:
 	case PERFCTR_X86_INTEL_PENTM:
-	case PERFCTR_X86_INTEL_CORE:
-	case PERFCTR_X86_INTEL_CORE2:
-	case PERFCTR_X86_INTEL_ATOM:
-	case PERFCTR_X86_INTEL_NHLM:
-	case PERFCTR_X86_INTEL_WSTMR:
-	case PERFCTR_X86_INTEL_SNB:
-	case PERFCTR_X86_INTEL_ARCH:
-	case PERFCTR_X86_INTEL_HYBRID:
 	case PERFCTR_X86_AMD_K7:
 	case PERFCTR_X86_AMD_K8:
 	case PERFCTR_X86_AMD_K8C:
 	case PERFCTR_X86_AMD_FAM10H:
 	case PERFCTR_X86_AMD_FAM15H:
-		cc->pmc_map[0] = 0;
-		cc->evntsel[0] = 0xc0 | X86_EVNTSEL_USR | X86_EVNTSEL_EN;
-		cc->nractrs = 1;
-		return "instructions retired (event 0xc0, user mode)";
+		break;
 	default:
-		return NULL;
+		if (!perfctr_info_intel_arch(info))
+			return NULL;	/* P5, Cyrix, WinChip, VIA C3, P4: no event 0xc0 */
 	}
+	cc->pmc_map[0] = 0;
+	cc->evntsel[0] = 0xc0 | X86_EVNTSEL_USR | X86_EVNTSEL_EN;
+	cc->nractrs = 1;
+	return "instructions retired (event 0xc0, user mode)";
 #else	/* powerpc */
 	if (info->cpu_type < PERFCTR_PPC64_POWER8)
 		return NULL;

@@ -145,6 +145,7 @@ int perfctr_info(int fd, struct perfctr_info *info);
 struct perfctr_cpus_info *perfctr_cpus_info(int fd);
 unsigned int perfctr_info_nrctrs(const struct perfctr_info *info);
 unsigned int perfctr_info_nrfixed(const struct perfctr_info *info);
+int perfctr_info_intel_arch(const struct perfctr_info *info);
 const char *perfctr_info_cpu_name(const struct perfctr_info *info);
 void perfctr_info_print(const struct perfctr_info *info);
 void perfctr_cpus_info_print(const struct perfctr_cpus_info *info);

@@ -197,6 +197,18 @@ static void test_info(void)
 	nrctrs = perfctr_info_nrctrs(&info);
 	CHECK(nrctrs <= PERFCTR_NRCTRS && (info.cpu_type != 0 || nrctrs == 0),
 	      "perfctr_info_nrctrs", "%u", nrctrs);
+	memset(&info2, 0, sizeof(info2));
+#ifdef PERFCTR_X86_INTEL_ARCH
+	info2.cpu_type = PERFCTR_X86_INTEL_ARCH;
+	n = perfctr_info_intel_arch(&info2);
+	info2.cpu_type = PERFCTR_X86_AMD_FAM15H;
+	CHECK(n == 1 && !perfctr_info_intel_arch(&info2), "perfctr_info_intel_arch",
+	      "Intel arch %u", n);
+	n = 0;
+#else
+	info2.cpu_type = info.cpu_type;
+	CHECK(!perfctr_info_intel_arch(&info2), "perfctr_info_intel_arch: 0 on powerpc");
+#endif
 	ci = perfctr_cpus_info(-1);
 	CHECK(ci, "perfctr_cpus_info", "%s", strerror(errno));
 	if (ci) {
