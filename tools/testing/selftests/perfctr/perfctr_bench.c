@@ -343,6 +343,47 @@ static void bench_reads(void)
 
 /* ------------------------------------------------------ start/stop cost */
 
+/*
+ * ppc64: the same pairs in instructions, kernel included, counted by a
+ * perf_event instructions counter (a TSC-only control leaves the PMU to
+ * perf); and, to say where the pair's instructions go, a control the
+ * kernel refuses at its first check (bad flags: the system call, the
+ * descriptor and owner lookups, the copy from user space), one that
+ * changes nothing (the TSC off again) and the floor (a bad descriptor).
+ */
+static void bench_start_stop_insns(int fd, int pfd, const struct vperfctr_control *on,
+				   const struct vperfctr_control *off)
+{
+	struct vperfctr_control bad = *off;
+	double s[REPS];
+	int ifd;
+
+	ifd = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0);
+	if (ifd < 0) {
+		perror("perf_event_open instructions");
+		exit(1);
+	}
+	bad.flags = ~0u;
+	INSN_LOOP(s, 2000, NULL, ifd, ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0);
+		  ioctl(pfd, PERF_EVENT_IOC_DISABLE, 0));
+	add_row("start/stop (instructions)", "perf_event IOC_ENABLE+IOC_DISABLE",
+		"insns/pair", NULL, s);
+	INSN_LOOP(s, 2000, NULL, ifd, vperfctr_control(fd, on); vperfctr_control(fd, off));
+	add_row("start/stop (instructions)", "vperfctr_control on+off", "insns/pair",
+		"perf_event IOC_ENABLE+IOC_DISABLE", s);
+	INSN_LOOP(s, 2000, NULL, ifd, vperfctr_control(fd, off); vperfctr_control(fd, off));
+	add_row("start/stop (instructions)", "vperfctr_control off+off (no change)",
+		"insns/pair", "perf_event IOC_ENABLE+IOC_DISABLE", s);
+	INSN_LOOP(s, 2000, NULL, ifd, vperfctr_control(fd, &bad); vperfctr_control(fd, &bad));
+	add_row("start/stop (instructions)", "vperfctr_control refused x2 (EINVAL)",
+		"insns/pair", "perf_event IOC_ENABLE+IOC_DISABLE", s);
+	/* The floor: the system call and the descriptor lookup alone. */
+	INSN_LOOP(s, 2000, NULL, ifd, vperfctr_control(-1, off); vperfctr_control(-1, off));
+	add_row("start/stop (instructions)", "vperfctr_control bad fd x2 (EBADF)",
+		"insns/pair", "perf_event IOC_ENABLE+IOC_DISABLE", s);
+	close(ifd);
+}
+
 static void bench_start_stop(void)
 {
 	struct vperfctr_control on, off;
@@ -360,6 +401,8 @@ static void bench_start_stop(void)
 	TIME_LOOP(s, 5000, vperfctr_control(fd, &on); vperfctr_control(fd, &off));
 	add_row("start/stop", "vperfctr_control on+off", "ns/pair",
 		"perf_event IOC_ENABLE+IOC_DISABLE", s);
+	if (have_pmcs)
+		bench_start_stop_insns(fd, pfd, &on, &off);
 	close(pfd);
 	vperfctr_unlink(fd);
 	close(fd);
