@@ -20,7 +20,9 @@ X86_RT_CPUS ?= max
 I386_CPUS ?= pentium pentium3 athlon pentium2,vendor=CyrixInstead pentium3,vendor=CentaurHauls
 PPC64_CPUS ?= POWER9 POWER10 POWER8 powernv9
 PPC32_CPUS ?= G4 750 7450 604
-export X86_CPUS X86_RT_CPUS I386_CPUS PPC64_CPUS PPC32_CPUS
+# ppc32 user space on the big-endian ppc64 kernel with COMPAT (pseries).
+PPC64BE_CPUS ?= POWER9
+export X86_CPUS X86_RT_CPUS I386_CPUS PPC64_CPUS PPC32_CPUS PPC64BE_CPUS
 
 .PHONY: all setup patches check-patches apply quilt kernel check demo bench style clean deb
 
@@ -48,6 +50,7 @@ kernel: apply
 	@bash scripts/build-kernel.sh i386
 	@bash scripts/build-kernel.sh ppc64
 	@bash scripts/build-kernel.sh ppc32
+	@bash scripts/build-kernel.sh ppc64be
 
 check: kernel
 	@bash scripts/check.sh

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Build the patched kernel for ARCH (x86_64, i386, ppc64, ppc32) out of tree,
+# Build the patched kernel for ARCH (x86_64, i386, ppc64, ppc32, ppc64be) out of tree,
 # incrementally: tinyconfig + scripts/config/ARCH.config + the debug and
 # test fragments, each option checked to have survived olddefconfig.
 set -euo pipefail
@@ -16,6 +16,10 @@ x86_64) karch=x86; image=arch/x86/boot/bzImage; cross= ;;
 i386) karch=x86; image=arch/x86/boot/bzImage; cross= ;;	# the host gcc, -m32
 ppc64) karch=powerpc; image=vmlinux; cross=powerpc64le-linux-gnu- ;;
 ppc32) karch=powerpc; image=vmlinux; cross=powerpc-linux-gnu- ;;
+# Big-endian ppc64 with COMPAT: the ppc64le compiler with -mbig-endian
+# (the kernel's Makefile adds it), the 32-bit one for the 32-bit vDSO.
+ppc64be) karch=powerpc; image=vmlinux; cross=powerpc64le-linux-gnu-
+	 export CROSS32_COMPILE=powerpc-linux-gnu- ;;
 *) die "unknown arch $arch" ;;
 esac
 # ARCH=i386 (not x86) makes 64BIT default to n; the sources are arch/x86.
@@ -30,6 +34,11 @@ ppc64/)	src=$CACHE/src; out=$CACHE/build/$arch
 ppc32/)	src=$CACHE/src; out=$CACHE/build/$arch
 	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config" "$cfg/$arch-perfctr.config"
 	       "$cfg/perfctr-test.config") ;;
+ppc64be/) src=$CACHE/src; out=$CACHE/build/$arch
+	mkdir -p "$out"
+	grep -v '^CONFIG_CPU_LITTLE_ENDIAN=' "$cfg/ppc64.config" > "$out/ppc64.config"
+	frags=("$out/ppc64.config" "$cfg/$arch.config" "$cfg/ppc64-debug.config"
+	       "$cfg/ppc64-perfctr.config" "$cfg/perfctr-test.config") ;;
 i386/)	src=$CACHE/src; out=$CACHE/build/$arch
 	# The selftests' fragment asks for IA32_EMULATION, the way a 64-bit
 	# kernel runs their i386 build; this kernel runs it natively.

@@ -36,6 +36,8 @@ boot_all x86_64-rt ${X86_RT_CPUS-max}
 boot_all i386 ${I386_CPUS-pentium}
 boot_all ppc64 ${PPC64_CPUS-POWER9}
 boot_all ppc32 ${PPC32_CPUS-G4}
+# ppc32 user space on the big-endian ppc64 kernel (COMPAT).
+boot_all ppc64be ${PPC64BE_CPUS-POWER9}
 echo
 echo "Summary:"
 awk '{ printf "  %s %s: %d passed, %d failed\n", $1, $2, $3, $4; p += $3; f += $4 }

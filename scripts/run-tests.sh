@@ -7,7 +7,9 @@
 #
 #   run-tests.sh ARCH CPU MODE    ARCH: x86_64 | i386 | ppc64 | ppc32 |
 #                                       x86_64-rt (the PREEMPT_RT kernel,
-#                                       build-kernel.sh x86_64 rt)
+#                                       build-kernel.sh x86_64 rt) |
+#                                       ppc64be (ppc32 user space on the
+#                                       big-endian ppc64 kernel, pseries)
 #                                 MODE: kselftest | demo | bench | bench-base
 #                                       | bench-off | bench-switch
 #                                       | bench-insns[-base|-off] (ppc64)
@@ -27,6 +29,7 @@ arch=${1:-x86_64} cpu=${2:-max} mode=${3:-kselftest}
 label=$arch
 case $label in
 x86_64-rt) arch=x86_64 ;;
+ppc64be) arch=ppc32 ;;	# ppc32 user space on the big-endian ppc64 kernel
 esac
 src=$CACHE/src out=$CACHE/build/$label kout=$out
 [[ $mode == bench || $mode == bench-switch ]] && kout=$CACHE/build/$arch-bench
@@ -215,6 +218,10 @@ ppc64) case $cpu in
 ppc32) qemu=(qemu-system-ppc -M mac99 -accel tcg -cpu "$cpu" -smp 1 -m 512
 	     -kernel "$kout/vmlinux" -append "console=ttyPZ0 panic=-1") ;;
 esac
+if [[ $label == ppc64be ]]; then
+	qemu=(qemu-system-ppc64 -M pseries -accel tcg -cpu "$cpu" -smp 2 -m 1024
+	      -kernel "$kout/vmlinux" -append "console=hvc0 panic=-1")
+fi
 log "booting $label/$cpu ($mode)"
 timeout "${PERFCTR_BOOT_TIMEOUT:-900}" "${qemu[@]}" -nographic -no-reboot \
 	-initrd "$work/initramfs.cpio" > "$work/console.log" 2>&1 || true
