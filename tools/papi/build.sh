@@ -4,7 +4,8 @@
 # (fetch.sh), copy it, apply tools/papi/patches with quilt, install
 # libperfctr from tools/lib/perfctr into the build directory, and
 # configure and make PAPI with --with-components=perfctr beside
-# perf_event, against Debian's libpfm4 as Debian builds it.
+# perf_event and --with-virtualtimer=perfctr, against Debian's libpfm4
+# as Debian builds it.
 #
 #   tools/papi/build.sh [BUILD_DIR]
 #
@@ -55,6 +56,7 @@ make -C "$top/tools/lib/perfctr" CC="$cc" OUTPUT="$build/libperfctr/" \
 log "configuring PAPI"
 (cd "$build/papi/src" && CC=$cc ./configure \
 	--with-components="perfctr" \
+	--with-virtualtimer=perfctr \
 	--with-perf-events \
 	--with-pfm-incdir=/usr/include \
 	--with-pfm-libdir="$pfm_libdir" \
