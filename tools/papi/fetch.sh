@@ -17,12 +17,9 @@
 # Prints the unpacked tree's path on standard output.
 set -euo pipefail
 
-CACHE=${PERFCTR_CACHE:-$HOME/.cache/perfctr}
+. "$(dirname "$0")/../../scripts/lib.sh"	# CACHE, log, die, apt_update
 PAPI_UPSTREAM=${PAPI_UPSTREAM:-7.0.0}
 SRC_LIST=/etc/apt/sources.list.d/perfctr-papi-src.sources
-
-log() { echo "papi: $*" >&2; }
-die() { echo "papi: error: $*" >&2; exit 1; }
 
 # Turn each "deb" stanza of the machine's Debian deb822 sources into a
 # "deb-src" stanza with the same fields, or each "deb" line of a one-line
@@ -81,15 +78,6 @@ apt_src_sources() {
 		printf '%s\n' "$entries" > "${SRC_LIST%.sources}.list"
 	fi
 	APT_UPDATED=
-}
-
-APT_UPDATED=
-apt_update() {
-	[[ -n $APT_UPDATED ]] && return 0
-	log "apt-get update"
-	apt-get update -qq >/dev/null 2>&1 || { sleep 10; apt-get update -qq >/dev/null; } ||
-		log "warning: apt-get update failed for some lists; going on with the others"
-	APT_UPDATED=1
 }
 
 # The newest Debian version of papi whose upstream part is $PAPI_UPSTREAM,
