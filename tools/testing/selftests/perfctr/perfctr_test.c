@@ -110,15 +110,13 @@ static int model_has_rdpmc(void)
 {
 	unsigned int type = expected_cpu_type();
 
-#ifndef __powerpc64__
 	/*
 	 * A 32-bit program on a 64-bit kernel: its <asm/perfctr.h> reads the
 	 * 74xx's user PMC registers, which Book3S-64 does not have (SIGILL),
 	 * so perfctr_info() offers it no user-mode PMC reads.
 	 */
-	if (type >= PERFCTR_PPC64_POWER8)
+	if (sizeof(long) == 4 && type >= PERFCTR_PPC64_POWER8)
 		return 0;
-#endif
 	return model_has_pmcs() && type != PERFCTR_PPC_604 && type != PERFCTR_PPC_604e;
 }
 
