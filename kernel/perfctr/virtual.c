@@ -1368,6 +1368,16 @@ out_put:
  * The fields of struct vperfctr_control that are not the CPU control;
  * perfctr_cpu_update_control() validates cpu_control itself.
  */
+/*
+ * vperfctr_control()'s argument and the state it is validated in (1.3
+ * KiB on x86, 568 bytes on powerpc): allocated per call, in one piece,
+ * not kept in the state, which lives as long as its thread.
+ */
+struct vperfctr_control_scratch {
+	struct vperfctr_control ctl;
+	struct perfctr_cpu_state next;
+};
+
 static int vperfctr_check_control(const struct vperfctr_control *ctl)
 {
 	unsigned int i;
@@ -1422,16 +1432,6 @@ static int vperfctr_exclude_cpus(struct task_struct *tsk, const struct cpumask *
 	free_cpumask_var(allowed);
 	return err;
 }
-
-/*
- * vperfctr_control()'s argument and the state it is validated in (1.3
- * KiB on x86, 568 bytes on powerpc): allocated per call, in one piece,
- * not kept in the state, which lives as long as its thread.
- */
-struct vperfctr_control_scratch {
-	struct vperfctr_control ctl;
-	struct perfctr_cpu_state next;
-};
 
 /* sys_vperfctr_control() */
 static int do_vperfctr_control(struct vperfctr *perfctr,
