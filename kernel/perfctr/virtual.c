@@ -1365,10 +1365,6 @@ out_put:
 }
 
 /*
- * The fields of struct vperfctr_control that are not the CPU control;
- * perfctr_cpu_update_control() validates cpu_control itself.
- */
-/*
  * vperfctr_control()'s argument and the state it is validated in (1.3
  * KiB on x86, 568 bytes on powerpc): allocated per call, in one piece,
  * not kept in the state, which lives as long as its thread.
@@ -1378,6 +1374,10 @@ struct vperfctr_control_scratch {
 	struct perfctr_cpu_state next;
 };
 
+/*
+ * The fields of struct vperfctr_control that are not the CPU control;
+ * perfctr_cpu_update_control() validates cpu_control itself.
+ */
 static int vperfctr_check_control(const struct vperfctr_control *ctl)
 {
 	unsigned int i;
