@@ -1,63 +1,73 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # make bench: boot the patched kernel and run perfctr_bench in the guest
-# (perfctr against perf_events, same boot), then boot the unpatched kernel
-# with the same configuration for the cost of the series when unused.
-# Both are built without the debug checkers of the test kernels (KASAN,
-# lockdep, ...), which would weigh on the system calls, not the hooks.
-# On ppc64 the cost of the unused series is also counted exactly, in
-# instructions per context switch (the POWER PMU that QEMU emulates
-# counts every instruction, kernel included), for the unpatched kernel,
-# the series with PERFCTR=n and the series unused.
+# (perfctr against perf_events, same boot; each part of a state's memory
+# from its memory cgroup), on x86_64 and ppc64.  The bench kernels are
+# built without the debug checkers of the test kernels (KASAN, lockdep,
+# ...), which would weigh on the system calls, not the hooks.  The cost
+# of the series when unused is counted exactly on ppc64, in instructions
+# per context switch (the POWER PMU that QEMU emulates counts every
+# instruction, kernel included), against the unpatched kernel of the same
+# configuration.
 # Writes bench/results.md and bench/results.json.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-# x86_64 under -cpu max (TSC only: no x86 PMU counts under TCG), then
-# ppc64 under POWER9 (TSC = timebase, and PMCs that count).
+# make bench builds three kernels beyond make check's: the x86_64 and
+# ppc64 bench kernels and the unpatched ppc64 one, whose instructions per
+# switch judge the unused series exactly.  BENCH_FULL=1 adds the timed
+# unused-series boots (x86_64 and ppc64: unpatched, PERFCTR=n and unused,
+# five and three boots each; their differences are within TCG's
+# boot-to-boot noise) and the PERFCTR=n kernels: about an hour more.
+full=${BENCH_FULL:-0}
 bash "$TOP/scripts/build-kernel.sh" x86_64 bench
-bash "$TOP/scripts/build-kernel.sh" x86_64 bench-base
-bash "$TOP/scripts/build-kernel.sh" x86_64 bench-off
 bash "$TOP/scripts/build-kernel.sh" ppc64 bench
 bash "$TOP/scripts/build-kernel.sh" ppc64 bench-base
-bash "$TOP/scripts/build-kernel.sh" ppc64 bench-off
+if ((full)); then
+	bash "$TOP/scripts/build-kernel.sh" x86_64 bench-base
+	bash "$TOP/scripts/build-kernel.sh" x86_64 bench-off
+	bash "$TOP/scripts/build-kernel.sh" ppc64 bench-off
+fi
 tmp=$CACHE/bench
+rm -rf "$tmp"
 mkdir -p "$tmp" "$TOP/bench"
 run() {	# arch cpu mode out
 	bash "$TOP/scripts/run-tests.sh" "$1" "$2" "$3" > "$4" ||
 		{ cat "$4"; die "benchmark boot $1/$2 $3 failed"; }
 }
+# x86_64 under -cpu max (TSC only: no x86 PMU counts under TCG), then
+# ppc64 under POWER9 (TSC = timebase, and PMCs that count).
 run x86_64 max bench "$tmp/x86_64.patched.txt"
 run ppc64 POWER9 bench "$tmp/ppc64.patched.txt"
-# The unused-series rows compare kernels, so boots: the unpatched
-# kernel, the patched one with PERFCTR=n (code layout alone) and the
-# patched one with no counters in use, booted in turn (five times on
-# x86_64, three on ppc64); each kernel's median boot is kept.
-# Boot-to-boot noise under TCG is several per cent.
-for i in 1 2 3 4 5; do
-	for m in base off switch; do
-		run x86_64 max "bench-$m" "$tmp/x86_64.$m.$i.txt"
-	done
-	if ((i <= 3)); then
+if ((full)); then
+	# The kernels booted in turn; each kernel's median boot is kept.
+	for i in 1 2 3 4 5; do
 		for m in base off switch; do
-			run ppc64 POWER9 "bench-$m" "$tmp/ppc64.$m.$i.txt"
+			run x86_64 max "bench-$m" "$tmp/x86_64.$m.$i.txt"
 		done
-	fi
-done
-# The same three ppc64 kernels in instructions per switch: each boot's
-# figure is exact, and moves from boot to boot by a few instructions at
-# most, whatever the host load; the median of five boots is kept.
-insn_boots=5
+		if ((i <= 3)); then
+			for m in base off switch; do
+				run ppc64 POWER9 "bench-$m" "$tmp/ppc64.$m.$i.txt"
+			done
+		fi
+	done
+fi
+# The ppc64 kernels in instructions per switch: each boot's figure is
+# exact, and moves from boot to boot by a few instructions at most,
+# whatever the host load; the median boot is kept.
+insn_boots=3 insn_kinds="base switch"
+((full)) && insn_boots=5 insn_kinds="base off switch"
 for ((i = 1; i <= insn_boots; i++)); do
-	for m in base off switch; do
+	for m in $insn_kinds; do
 		mode=bench-insns-$m; [[ $m == switch ]] && mode=bench-insns
 		run ppc64 POWER9 "$mode" "$tmp/ppc64.insns-$m.$i.txt"
 	done
 done
 
-python3 - "$tmp" "$TOP/bench" "$insn_boots" <<'PY'
+python3 - "$tmp" "$TOP/bench" "$insn_boots" "$insn_kinds" "$full" <<'PY'
 import json, re, sys
 tmp, outdir, INSN_BOOTS = sys.argv[1], sys.argv[2], int(sys.argv[3])
+INSN_KINDS, FULL = sys.argv[4].split(), sys.argv[5] == '1'
 def rows(path):
     for line in open(path):
         if line.startswith('BENCH-JSON '):
@@ -80,7 +90,7 @@ def insn_rows():
     # perfctr_bench.c): the row shows the median boot and the spread
     # across the boots.
     out, base, ns = [], None, []
-    for k in ('base', 'off', 'switch'):
+    for k in INSN_KINDS:
         paths = [f'{tmp}/ppc64.insns-{k}.{i}.txt' for i in range(1, INSN_BOOTS + 1)]
         boots, mins, meds, nmode, invol = [], [], [], [], 0
         for p in paths:
@@ -121,13 +131,15 @@ def insn_rows():
 for arch, cpu, n, kinds in (('x86_64', 'qemu-tcg max', 5, ('off', 'switch')),
                             ('ppc64', 'qemu-tcg pseries POWER9', 3, ('off', 'switch'))):
     patched = rows(f'{tmp}/{arch}.patched.txt')
-    b = dict(median_boot(arch, 'base', n),
-             what=f'switch: kernel without the series (median of {n} boots)')
-    extra = [b]
-    for k in kinds:
-        r = median_boot(arch, k, n)
-        extra.append(dict(r, what=f'switch: {names[k]} (median of {n} boots)',
-                          baseline=b['what'], ratio=r['median'] / b['median']))
+    extra = []
+    if FULL:
+        b = dict(median_boot(arch, 'base', n),
+                 what=f'switch: kernel without the series (median of {n} boots)')
+        extra = [b]
+        for k in kinds:
+            r = median_boot(arch, k, n)
+            extra.append(dict(r, what=f'switch: {names[k]} (median of {n} boots)',
+                              baseline=b['what'], ratio=r['median'] / b['median']))
     for r in extra:
         r['group'] = 'unused series'
     allrows = patched + extra

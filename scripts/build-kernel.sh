@@ -59,17 +59,18 @@ x86_64/rt) src=$CACHE/src; out=$CACHE/build/$arch-rt
 */base)	src=$CACHE/pristine; out=$CACHE/build/$arch-base
 	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config") ;;
 ppc64/bench) src=$CACHE/src; out=$CACHE/build/$arch-bench
-	frags=("$cfg/$arch.config" "$cfg/$arch-perfctr.config") ;;
+	frags=("$cfg/$arch.config" "$cfg/bench.config" "$cfg/$arch-perfctr.config") ;;
 */bench)	src=$CACHE/src; out=$CACHE/build/$arch-bench
-	frags=("$cfg/$arch.config" "$TOP/tools/testing/selftests/perfctr/config") ;;
+	frags=("$cfg/$arch.config" "$cfg/bench.config"
+	       "$TOP/tools/testing/selftests/perfctr/config") ;;
 */bench-base) src=$CACHE/pristine; out=$CACHE/build/$arch-bench-base
-	frags=("$cfg/$arch.config") ;;
+	frags=("$cfg/$arch.config" "$cfg/bench.config") ;;
 */bench-off) src=$CACHE/src; out=$CACHE/build/$arch-bench-off	# series, PERFCTR=n
 	# (x86_64, ppc64): the bench kernel's configuration without perfctr,
 	# which the check below then holds to PERFCTR=n.
 	mkdir -p "$out"
 	echo '# CONFIG_PERFCTR is not set' > "$out/perfctr-off.config"
-	frags=("$cfg/$arch.config" "$out/perfctr-off.config") ;;
+	frags=("$cfg/$arch.config" "$cfg/bench.config" "$out/perfctr-off.config") ;;
 *)	die "unknown variant $variant" ;;
 esac
 mkdir -p "$out"

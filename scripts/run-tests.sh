@@ -13,6 +13,7 @@
 #                                 MODE: kselftest | demo | bench | bench-base
 #                                       | bench-off | bench-switch
 #                                       | bench-insns[-base|-off] (ppc64)
+#                                       | bench-memory
 #
 # PERFCTR_LIB_SRC: a libperfctr tree to build instead of the applied
 # kernel tree's (to try library changes on a kernel already built).
@@ -32,7 +33,8 @@ x86_64-rt) arch=x86_64 ;;
 ppc64be) arch=ppc32 ;;	# ppc32 user space on the big-endian ppc64 kernel
 esac
 src=$CACHE/src out=$CACHE/build/$label kout=$out
-[[ $mode == bench || $mode == bench-switch ]] && kout=$CACHE/build/$arch-bench
+[[ $mode == bench || $mode == bench-switch || $mode == bench-memory ]] &&
+	kout=$CACHE/build/$arch-bench
 [[ $mode == bench-base ]] && kout=$CACHE/build/$arch-bench-base
 [[ $mode == bench-off ]] && kout=$CACHE/build/$arch-bench-off
 # Instructions per switch on the bench kernel, bench-base or bench-off.
@@ -134,6 +136,7 @@ if [[ $arch != x86_64 ]]; then	# no busybox for the guest (i386: Debian's is 64-
 		demo) echo "raw-demo ./perfctr_demo" ;;
 		bench) echo "raw-bench ./perfctr_bench" ;;
 		bench-insns*) echo "raw-bench ./perfctr_bench --insns-per-switch" ;;
+		bench-memory) echo "raw-bench ./perfctr_bench --memory" ;;
 		bench-*) echo "raw-bench ./perfctr_bench --switch-only" ;;
 		*) echo "T64 ./perfctr_test"
 		   if [[ $arch != i386 ]]; then echo "T64 ./perfctr_pmc_test"; fi
@@ -164,6 +167,8 @@ if [ "$mode" = demo ]; then
 	./perfctr_demo; echo "PERFCTR-EXIT demo \$?"
 elif [ "$mode" = bench ]; then
 	./perfctr_bench; echo "PERFCTR-EXIT bench \$?"
+elif [ "$mode" = bench-memory ]; then
+	./perfctr_bench --memory; echo "PERFCTR-EXIT bench \$?"
 elif [ "$mode" = bench-base ] || [ "$mode" = bench-switch ] || [ "$mode" = bench-off ]; then
 	./perfctr_bench --switch-only; echo "PERFCTR-EXIT bench \$?"
 else

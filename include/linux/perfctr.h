@@ -215,7 +215,16 @@ void perfctr_cpu_forbidden(const struct perfctr_cpu_state *state, struct cpumask
 #endif /* CONFIG_PERFCTR */
 
 #ifdef CONFIG_PERFCTR_VIRTUAL
+#include <linux/jump_label.h>
+
 struct vperfctr;
+
+/*
+ * Off until the first state is created, and never off again: the switch
+ * hooks of an architecture without a context-switch work mask are a
+ * no-op branch in switch_to() while no thread has ever had counters.
+ */
+DECLARE_STATIC_KEY_FALSE(perfctr_switch_hooks);
 
 void __vperfctr_exit(struct task_struct *tsk);
 void __vperfctr_suspend(struct vperfctr *perfctr);
@@ -293,18 +302,20 @@ static inline void perfctr_exec_thread(struct task_struct *tsk, bool secure)
 
 /*
  * switch_to() of an architecture without a context-switch work mask
- * (powerpc): the flag test and the hook, which compile away without
- * CONFIG_PERFCTR_VIRTUAL.
+ * (powerpc): a static branch, then the flag test and the hook; all of it
+ * compiles away without CONFIG_PERFCTR_VIRTUAL.
  */
 static inline void perfctr_switch_out(struct task_struct *prev)
 {
-	if (unlikely(test_tsk_thread_flag(prev, TIF_PERFCTR)))
+	if (static_branch_unlikely(&perfctr_switch_hooks) &&
+	    unlikely(test_tsk_thread_flag(prev, TIF_PERFCTR)))
 		perfctr_suspend_thread(prev);
 }
 
 static inline void perfctr_switch_in(struct task_struct *next)
 {
-	if (unlikely(test_tsk_thread_flag(next, TIF_PERFCTR)))
+	if (static_branch_unlikely(&perfctr_switch_hooks) &&
+	    unlikely(test_tsk_thread_flag(next, TIF_PERFCTR)))
 		perfctr_resume_thread(next);
 }
 #else

@@ -207,6 +207,8 @@ struct vperfctr {
 #define VPERFCTR_ACCESS_CAPABLE		1
 static int sysctl_perfctr_access __read_mostly = VPERFCTR_ACCESS_USERS_TSC;
 
+DEFINE_STATIC_KEY_FALSE(perfctr_switch_hooks);
+
 static struct vfsmount *vperfctr_mnt __ro_after_init;
 static DEFINE_MUTEX(vperfctr_reserve_mutex);
 static atomic64_t vperfctr_control_ids;	/* the last control_id given */
@@ -1286,6 +1288,12 @@ static int do_vperfctr_open(int tid, int creat)
 		err = vperfctr_may_use(false, NULL);
 		if (err)
 			return err;
+		/*
+		 * Before any lock: enabling patches kernel text under the CPU
+		 * hotplug lock.  Every state's first ancestor is made here.
+		 */
+		if (!static_key_enabled(&perfctr_switch_hooks))
+			static_branch_enable(&perfctr_switch_hooks);
 	}
 
 	if (!tid || tid == task_pid_vnr(current)) {
@@ -1637,9 +1645,11 @@ static int do_vperfctr_read(struct vperfctr *perfctr,
 	perfctr_irq_restore(flags);
 	head.si_signo = perfctr->si_signo;
 	head.flags = perfctr->flags;
-	spin_lock(&perfctr->children_lock);
-	children = perfctr->state->children;
-	spin_unlock(&perfctr->children_lock);
+	if (childrenp) {
+		spin_lock(&perfctr->children_lock);
+		children = perfctr->state->children;
+		spin_unlock(&perfctr->children_lock);
+	}
 
 	/* The control changes only through this thread or while it is frozen. */
 	if (sump && copy_to_user(sump, &sum, sizeof(sum)))

@@ -30,6 +30,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/personality.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -836,11 +838,173 @@ static double mem_per_thread(int counters)
 	return (double)(before - after) / NTHREADS;
 }
 
+/*
+ * With memory cgroups (the bench kernels have them), each part exactly:
+ * everything a state allocates is charged to the caller's cgroup, and
+ * memory.stat is exact after the periodic flush (every 2 s) up to a
+ * page per CPU of byte-charge stock.  Three runs of NTHREADS threads:
+ * without counters, with a TSC state each, and with a TSC state and a
+ * second descriptor of it each (a file without a state).  Then the file
+ * is the third run's slab less the second's, the state (struct vperfctr)
+ * the second's slab less the first's less the file, and its page the
+ * kernel memory that is not slab.
+ */
+#define CG_ROOT	"/sys/fs/cgroup"
+#define CG_DIR	CG_ROOT "/perfctr-bench"
+
+static int write_str(const char *path, const char *str)
+{
+	FILE *f = fopen(path, "w");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fputs(str, f) >= 0;
+	return (fclose(f) == 0 && ok) ? 0 : -1;
+}
+
+/* Move the process into a memory cgroup of its own; 0 on success. */
+static int memcg_enter(void)
+{
+	char pid[32];
+
+	if (access(CG_ROOT "/cgroup.controllers", F_OK) &&
+	    mount("none", CG_ROOT, "cgroup2", 0, NULL))
+		return -1;
+	if (write_str(CG_ROOT "/cgroup.subtree_control", "+memory"))
+		return -1;
+	if (mkdir(CG_DIR, 0755) && errno != EEXIST)
+		return -1;
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	return write_str(CG_DIR "/cgroup.procs", pid);
+}
+
+static void memcg_leave(void)
+{
+	char pid[32];
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	write_str(CG_ROOT "/cgroup.procs", pid);
+	rmdir(CG_DIR);
+}
+
+struct memstat {
+	long long kernel, slab;
+};
+
+static int memcg_read(struct memstat *m)
+{
+	char key[64];
+	long long v;
+	FILE *f;
+
+	/* The periodic flush makes memory.stat exact: wait for one. */
+	usleep(2200 * 1000);
+	f = fopen(CG_DIR "/memory.stat", "r");
+	if (!f)
+		return -1;
+	m->kernel = -1;
+	m->slab = -1;
+	while (fscanf(f, "%63s %lld", key, &v) == 2) {
+		if (!strcmp(key, "kernel"))
+			m->kernel = v;
+		else if (!strcmp(key, "slab"))
+			m->slab = v;
+	}
+	fclose(f);
+	return m->kernel < 0 || m->slab < 0 ? -1 : 0;
+}
+
+static void *memcg_thread(void *arg)
+{
+	long what = (long)arg;
+	int fd = -1, fd2 = -1;
+
+	if (what) {
+		fd = tsc_state();
+		if (what > 1)
+			fd2 = vperfctr_open(0, 0);
+	}
+	pthread_barrier_wait(&bar_ready);
+	pthread_barrier_wait(&bar_go);
+	if (fd2 >= 0)
+		close(fd2);
+	if (fd >= 0) {
+		vperfctr_unlink(fd);
+		close(fd);
+	}
+	return NULL;
+}
+
+/* memory.stat with NTHREADS threads alive, each as "what" says. */
+static int memcg_run(long what, struct memstat *m)
+{
+	pthread_t t[NTHREADS];
+	int i, err;
+
+	pthread_barrier_init(&bar_ready, NULL, NTHREADS + 1);
+	pthread_barrier_init(&bar_go, NULL, NTHREADS + 1);
+	for (i = 0; i < NTHREADS; i++)
+		pthread_create(&t[i], NULL, memcg_thread, (void *)what);
+	pthread_barrier_wait(&bar_ready);
+	err = memcg_read(m);
+	pthread_barrier_wait(&bar_go);
+	for (i = 0; i < NTHREADS; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&bar_ready);
+	pthread_barrier_destroy(&bar_go);
+	return err;
+}
+
+#define MEMCG_REPS	5
+
+static int bench_memory_memcg(void)
+{
+	double state[MEMCG_REPS], page[MEMCG_REPS], file[MEMCG_REPS], all[MEMCG_REPS];
+	struct memstat m[3];
+	int rep;
+	long w;
+
+	if (memcg_enter()) {
+		printf("BENCH-NOTE memory: no memory cgroup (%s); free memory instead\n",
+		       strerror(errno));
+		return -1;
+	}
+	for (rep = 0; rep < MEMCG_REPS; rep++) {
+		for (w = 0; w < 3; w++) {
+			if (memcg_run(w, &m[w])) {
+				printf("BENCH-NOTE memory: memory.stat unreadable\n");
+				memcg_leave();
+				return -1;
+			}
+		}
+		file[rep] = (double)(m[2].slab - m[1].slab) / NTHREADS;
+		state[rep] = (double)(m[1].slab - m[0].slab) / NTHREADS - file[rep];
+		page[rep] = (double)((m[1].kernel - m[1].slab) - (m[0].kernel - m[0].slab)) /
+			    NTHREADS;
+		all[rep] = (double)(m[1].kernel - m[0].kernel) / NTHREADS;
+	}
+	memcg_leave();
+	add_row_n("memory", "state (struct vperfctr), memcg slab", "bytes/thread", NULL,
+		  state, MEMCG_REPS);
+	add_row_n("memory", "state page, memcg kernel less slab", "bytes/thread", NULL,
+		  page, MEMCG_REPS);
+	add_row_n("memory", "file (file, dentry, inode), memcg slab", "bytes/thread", NULL,
+		  file, MEMCG_REPS);
+	add_row_n("memory", "TSC state in all (state+page+file)", "bytes/thread", NULL,
+		  all, MEMCG_REPS);
+	printf("BENCH-NOTE memory: page size %ld bytes; %s\n", sysconf(_SC_PAGESIZE),
+	       "goal: a TSC state within one page + 2048 bytes");
+	return 0;
+}
+
 static void bench_memory(void)
 {
 	double s[2][REPS];
 	int rep;
 
+	if (!bench_memory_memcg())
+		return;
 	for (rep = 0; rep < REPS; rep++) {
 		s[0][rep] = mem_per_thread(0);
 		s[1][rep] = mem_per_thread(1);
@@ -914,6 +1078,11 @@ int main(int argc, char **argv)
 	if (perfctr_info(&info, NULL, NULL)) {
 		perror("perfctr_info");
 		return 1;
+	}
+	if (argc > 1 && !strcmp(argv[1], "--memory")) {
+		bench_memory();
+		print_table();
+		return 0;
 	}
 	have_pmcs = (info.cpu_features & PERFCTR_FEATURE_RDPMC) && info.cpu_type;
 	bench_reads();
