@@ -5,7 +5,8 @@
  * kernel's perfctr lines, runs each "PREFIX command args..." line of
  * /tests/run (lines "ENV NAME=VALUE" set the environment), prefixing the
  * command's output lines with "PREFIX: " (none for "raw-NAME"), then
- * powers off (i386: resets).
+ * powers off (i386: resets).  With PERFCTR_TIMEOUT=N in the environment
+ * a command is killed (SIGALRM) after N seconds.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -35,6 +36,8 @@ static void run(char *prefix, char *cmd)
 		dup2(fds[1], 1);
 		dup2(fds[1], 2);
 		close(fds[0]);
+		if (getenv("PERFCTR_TIMEOUT"))
+			alarm(atoi(getenv("PERFCTR_TIMEOUT")));
 		execv(argv[0], argv);
 		perror(argv[0]);
 		_exit(127);
