@@ -6,7 +6,8 @@
  * /tests/run (lines "ENV NAME=VALUE" set the environment), prefixing the
  * command's output lines with "PREFIX: " (none for "raw-NAME"), then
  * powers off (i386: resets).  With PERFCTR_TIMEOUT=N in the environment
- * a command is killed (SIGALRM) after N seconds.
+ * a command is killed (SIGALRM) after N seconds.  Each command's end is
+ * "PERFCTR-TIME PREFIX SECONDS s" and "PERFCTR-EXIT PREFIX STATUS".
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -17,12 +18,14 @@
 #include <sys/reboot.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static void run(char *prefix, char *cmd)
 {
 	char *argv[16], line[4096];
 	int n = 0, fds[2], status, raw, bol = 1;
+	struct timespec t0, t1;
 	FILE *out;
 	pid_t pid;
 
@@ -31,6 +34,7 @@ static void run(char *prefix, char *cmd)
 	argv[n] = NULL;
 	if (!n || pipe(fds))
 		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = fork();
 	if (pid == 0) {
 		dup2(fds[1], 1);
@@ -57,6 +61,9 @@ static void run(char *prefix, char *cmd)
 	if (out)
 		fclose(out);
 	waitpid(pid, &status, 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("PERFCTR-TIME %s %.1f s\n", raw ? prefix + 4 : prefix,
+	       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
 	printf("PERFCTR-EXIT %s %d\n", raw ? prefix + 4 : prefix, WIFEXITED(status) ? WEXITSTATUS(status) : 128);
 	fflush(stdout);
 }

@@ -7,15 +7,18 @@
  *   perfctr virtual TSC with --with-virtualtimer=perfctr): they advance
  *   over a spin and not over a sleep.  Everywhere.
  * - Exact instruction counts through the component: on POWER8-10 (QEMU's
- *   pseries counts instructions in PMC5 and with event 0x02 in PMC1-4),
+ *   pseries counts instructions in PMC5, with event 0x02 in PMC1-4 and
+ *   with 0xfa in PMC4, cycles with 0x1e in PMC1-4 and in PMC6),
  *   a loop of n "bdnz" counts n plus a constant: the difference of two
  *   loop lengths must be exact.  QEMU ignores MMCR0's privilege freezes,
  *   so a count may include the kernel's instructions (an interrupt):
  *   each length is counted several times and the least count taken, as
- *   the perfctr selftests do.  Native events (PM_RUN_INST_CMPL on PMC5,
- *   PM_INST_CMPL on PMC1-4) and the preset PAPI_TOT_INS (perfctr built
- *   as component 0), three events at once, and an event the component
- *   must refuse (a marked event, which needs MMCRA).
+ *   the perfctr selftests do.  Native events (libpfm4's POWER9 codes:
+ *   PM_RUN_INST_CMPL 0x400fa on PMC4, PM_INST_CMPL 0x10002 on PMC1) and
+ *   the preset PAPI_TOT_INS (perfctr built as component 0), three
+ *   events at once (with PM_CYC_ALT, 0x2001e on PMC2: QEMU does not
+ *   count PM_RUN_CYC's 0xf4), and an event the component must refuse (a
+ *   marked event, which needs MMCRA).
  * Where the component is disabled (x86 under TCG has no PMU) the count
  * tests are skipped with its disabled reason.
  *
@@ -160,11 +163,11 @@ static void exact_counts(const char *name, const char *ev)
 	       n0, d0, n1, d1, d1 - d0, n1 - n0);
 }
 
-/* Three events at once: PMC5, a PMC of PMC1-4 and PMC6. */
+/* Three events at once, on PMC4, PMC1 and PMC2. */
 static void three_events(void)
 {
-	static const char *const ev[] = { "PM_RUN_INST_CMPL", "PM_INST_CMPL", "PM_RUN_CYC" };
-	const char *name = "PM_RUN_INST_CMPL, PM_INST_CMPL and PM_RUN_CYC at once";
+	static const char *const ev[] = { "PM_RUN_INST_CMPL", "PM_INST_CMPL", "PM_CYC_ALT" };
+	const char *name = "PM_RUN_INST_CMPL, PM_INST_CMPL and PM_CYC_ALT at once";
 	long long a[3], b[3], d[3];
 	int set = PAPI_NULL, ret, i;
 
@@ -231,12 +234,12 @@ int main(void)
 	} else {
 #ifdef HAVE_LOOP
 		reason[0] = 0;
-		exact_counts("exact user instruction count, PMC5", "PM_RUN_INST_CMPL");
-		exact_counts("exact user instruction count, PMC1-4", "PM_INST_CMPL");
+		exact_counts("exact instruction count, PM_RUN_INST_CMPL", "PM_RUN_INST_CMPL");
+		exact_counts("exact instruction count, PM_INST_CMPL", "PM_INST_CMPL");
 		if (PAPI_get_event_component(PAPI_TOT_INS) == cidx)
-			exact_counts("exact user instruction count, preset", "PAPI_TOT_INS");
+			exact_counts("exact instruction count, PAPI_TOT_INS", "PAPI_TOT_INS");
 		else
-			skip("exact user instruction count, preset",
+			skip("exact instruction count, preset",
 			     "PAPI_TOT_INS is not the perfctr component's (perfctr not component 0)");
 		three_events();
 		refused_event();
