@@ -132,5 +132,6 @@ make -C "$build/papi/src" -j"$jobs" PAPI_PERFCTR_ROOT="$build/perfctr" "${makeva
 	{ grep -n -m 20 'error' "$build/make.log" >&2 || tail -20 "$build/make.log" >&2; die "make failed"; }
 
 [[ -n $stamp ]] && echo "$stamp" > "$build/stamp"
-log "built: $build/papi/src/${guest:+libpapi.a}${guest:-libpapi.so}, $build/papi/src/utils/papi_component_avail"
+lib=libpapi.so; [[ -n $guest ]] && lib=libpapi.a
+log "built: $build/papi/src/$lib, $build/papi/src/utils/papi_component_avail"
 echo "$build/papi/src"
