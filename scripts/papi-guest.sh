@@ -34,6 +34,18 @@ PAPI_CTESTS="first low-level zero_named eventname describe destroy
  overflow_one_and_read overflow_allcounters fork fork2 exec forkexec zero_fork attach2
  attach3 zero_attach multiattach multiplex1 zero_pthreads thrspecific clockres_pthreads
  pthrtough"
+# Not on x86_64, where QEMU has no PMU and the component is disabled:
+# destroy fails (test_fail, not test_skip) when PAPI_TOT_CYC's component
+# is disabled; clockres_pthreads runs over two minutes on the debug
+# kernel (14 s on ppc64).
+PAPI_CTESTS_NOT_X86_64="destroy clockres_pthreads"
+
+papi_ctests() {	# this guest's set
+	local t
+	for t in $PAPI_CTESTS; do
+		[[ $arch == x86_64 && " $PAPI_CTESTS_NOT_X86_64 " == *" $t "* ]] || echo "$t"
+	done
+}
 
 papi_pack() {	# the guest's root directory
 	local root=$1 pd t
@@ -46,7 +58,7 @@ papi_pack() {	# the guest's root directory
 		die "papi_perfctr_test does not build"
 	cp "$pd"/utils/papi_{component_avail,avail,native_avail} "$root/tests/"
 	mkdir -p "$root/tests/ctests"
-	for t in $PAPI_CTESTS; do
+	for t in $(papi_ctests); do
 		cp "$pd/ctests/$t" "$root/tests/ctests/" || die "PAPI's ctest $t was not built"
 	done
 	# attach2, attach3 and multiattach exec it from the PATH (/bin).
@@ -61,7 +73,7 @@ papi_pack() {	# the guest's root directory
 		# All events are enumerated, the POWER ones with PM_RUN_ printed.
 		echo "NATIVE ./papi_native_avail -i PM_RUN_"
 		echo "PT ./papi_perfctr_test"
-		for t in $PAPI_CTESTS; do
+		for t in $(papi_ctests); do
 			echo "C:$t ./ctests/$t"
 		done
 	} > "$root/tests/run"
@@ -127,7 +139,7 @@ papi_report() {	# console
 	# the last line printed before it (test_skip() prints no reason of its
 	# own), anything else fails: FAILED, another exit status, a signal
 	# (128; the timeout's SIGALRM too), no verdict.
-	for t in $PAPI_CTESTS; do
+	for t in $(papi_ctests); do
 		rc=$(sed -n "s/^PERFCTR-EXIT C:$t \([0-9]*\)\$/\1/p" "$console")
 		out=$(grep "^C:$t: " "$console" | sed "s/^C:$t: //") || true
 		if [[ $rc == 0 ]] && grep -q 'PASSED' <<<"$out" && ! grep -q 'FAILED' <<<"$out"; then
