@@ -38,6 +38,10 @@ boot_all ppc64 ${PPC64_CPUS-POWER9}
 boot_all ppc32 ${PPC32_CPUS-G4}
 # ppc32 user space on the big-endian ppc64 kernel (COMPAT).
 boot_all ppc64be ${PPC64BE_CPUS-POWER9}
+# PAPI with the perfctr component (tools/papi, built for the guests and
+# cached): exact instruction counts on POWER9, the timers on x86_64.
+bash "$TOP/scripts/run-tests.sh" x86_64 max papi || status=1
+bash "$TOP/scripts/run-tests.sh" ppc64 POWER9 papi || status=1
 echo
 echo "Summary:"
 awk '{ printf "  %s %s: %d passed, %d failed\n", $1, $2, $3, $4; p += $3; f += $4 }

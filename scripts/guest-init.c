@@ -5,9 +5,17 @@
  * kernel's perfctr lines, runs each "PREFIX command args..." line of
  * /tests/run (lines "ENV NAME=VALUE" set the environment), prefixing the
  * command's output lines with "PREFIX: " (none for "raw-NAME"), then
- * powers off (i386: resets).
+ * powers off (x86: resets).  Each command's end is "PERFCTR-TIME PREFIX
+ * SECONDS s" and "PERFCTR-EXIT PREFIX STATUS" (128: killed by a signal).
+ * With PERFCTR_TIMEOUT=N in the environment a command runs in a process
+ * group of its own, killed (SIGKILL, "PERFCTR-TIMEOUT PREFIX") after N
+ * seconds, and what is left of the group when the command exits is
+ * killed too: a stopped or looping descendant would otherwise hold the
+ * output pipe open and the run would wait for it.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,12 +24,38 @@
 #include <sys/reboot.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+static volatile pid_t child;		/* the group of the running command */
+static volatile int child_status, child_done, timed_out;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	timed_out = 1;
+	kill(-child, SIGKILL);
+}
+
+/* The command exited: reap it, and end what it left behind. */
+static void on_chld(int sig)
+{
+	int status;
+
+	(void)sig;
+	if (!child_done && waitpid(child, &status, WNOHANG) == child) {
+		child_status = status;
+		child_done = 1;
+		kill(-child, SIGKILL);
+	}
+}
 
 static void run(char *prefix, char *cmd)
 {
-	char *argv[16], line[4096];
+	char *argv[16], line[4096], *timeout = getenv("PERFCTR_TIMEOUT");
 	int n = 0, fds[2], status, raw, bol = 1;
+	struct sigaction sa = { 0 };
+	struct timespec t0, t1;
 	FILE *out;
 	pid_t pid;
 
@@ -30,20 +64,47 @@ static void run(char *prefix, char *cmd)
 	argv[n] = NULL;
 	if (!n || pipe(fds))
 		return;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	child_done = timed_out = 0;
+	if (timeout) {
+		/* No SA_RESTART: the handlers may interrupt the read below. */
+		sa.sa_handler = on_alarm;
+		sigaction(SIGALRM, &sa, NULL);
+		sa.sa_handler = on_chld;
+		sigaction(SIGCHLD, &sa, NULL);
+	}
 	pid = fork();
 	if (pid == 0) {
 		dup2(fds[1], 1);
 		dup2(fds[1], 2);
 		close(fds[0]);
+		if (timeout) {
+			setpgid(0, 0);
+			signal(SIGALRM, SIG_DFL);
+			signal(SIGCHLD, SIG_DFL);
+		}
 		execv(argv[0], argv);
 		perror(argv[0]);
 		_exit(127);
+	}
+	if (timeout) {
+		setpgid(pid, pid);
+		child = pid;
+		on_chld(SIGCHLD);	/* it may have exited already */
+		alarm(atoi(timeout));
 	}
 	close(fds[1]);
 	out = fdopen(fds[0], "r");
 	raw = !strncmp(prefix, "raw-", 4);
 	/* Long lines come in pieces: the prefix goes at the start of a line only. */
-	while (out && fgets(line, sizeof(line), out)) {
+	while (out) {
+		if (!fgets(line, sizeof(line), out)) {
+			if (ferror(out) && errno == EINTR) {	/* a handler ran */
+				clearerr(out);
+				continue;
+			}
+			break;
+		}
 		if (!raw && bol)
 			printf("%s: ", prefix);
 		fputs(line, stdout);
@@ -53,7 +114,26 @@ static void run(char *prefix, char *cmd)
 		putchar('\n');
 	if (out)
 		fclose(out);
-	waitpid(pid, &status, 0);
+	if (timeout) {
+		alarm(0);
+		while (!child_done) {
+			/* EINTR or ECHILD: on_chld has reaped it. */
+			if (waitpid(pid, &status, 0) == pid) {
+				child_status = status;
+				child_done = 1;
+				kill(-pid, SIGKILL);
+			}
+		}
+		status = child_status;
+		signal(SIGCHLD, SIG_DFL);
+		if (timed_out)
+			printf("PERFCTR-TIMEOUT %s\n", raw ? prefix + 4 : prefix);
+	} else {
+		waitpid(pid, &status, 0);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("PERFCTR-TIME %s %.1f s\n", raw ? prefix + 4 : prefix,
+	       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
 	printf("PERFCTR-EXIT %s %d\n", raw ? prefix + 4 : prefix, WIFEXITED(status) ? WEXITSTATUS(status) : 128);
 	fflush(stdout);
 }
@@ -97,8 +177,11 @@ int main(void)
 	}
 	printf("PERFCTR-DONE\n");
 	sync();
-#ifdef __i386__
-	/* No ACPI power-off without PCI: QEMU's -no-reboot ends at the reset. */
+#if defined(__i386__) || defined(__x86_64__)
+	/*
+	 * No ACPI power-off without PCI (the x86_64 test kernel halts
+	 * instead): QEMU's -no-reboot ends at the reset.
+	 */
 	reboot(RB_AUTOBOOT);
 #else
 	reboot(RB_POWER_OFF);

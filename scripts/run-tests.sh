@@ -14,6 +14,9 @@
 #                                       | bench-off | bench-switch
 #                                       | bench-insns[-base|-off] (ppc64)
 #                                       | bench-memory
+#                                       | papi (PAPI with the perfctr
+#                                       component: x86_64, ppc64;
+#                                       scripts/papi-guest.sh)
 #
 # PERFCTR_LIB_SRC: a libperfctr tree to build instead of the applied
 # kernel tree's (to try library changes on a kernel already built).
@@ -23,6 +26,7 @@
 # Oops, KASAN, lockdep or UBSAN report on the console is a failure.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/papi-guest.sh"
 
 arch=${1:-x86_64} cpu=${2:-max} mode=${3:-kselftest}
 # label: the kernel (its build directory and the name in the results);
@@ -49,6 +53,9 @@ ppc32) karch=powerpc cc=powerpc-linux-gnu-gcc ;;
 esac
 rm -rf "$work"; mkdir -p "$work/root"/{bin,sbin,proc,sys,dev,tmp,tests}
 
+if [[ $mode == papi ]]; then
+	papi_pack "$work/root"
+else
 # Headers and tests.
 hdr=$out/hdr
 kbarch=$karch; [[ $arch == i386 ]] && kbarch=i386	# as build-kernel.sh
@@ -100,6 +107,7 @@ if [[ $arch == i386 ]]; then
 	file "$work/root/tests/perfctr_test" 2>/dev/null | grep -q '32-bit' ||
 		[[ ! -x /usr/bin/file ]] || die "i386 test binary is not 32-bit"
 fi
+fi
 
 # The user ABI has one layout in every user ABI of the architecture:
 # abi_layout.h's static_asserts, compiled freestanding for each (x32 needs
@@ -128,7 +136,8 @@ if [[ $mode == kselftest && $cpu == "${ABI_CHECK_CPU:-$abi_cpu}" && $label == "$
 	[[ -n ${RESULTS:-} ]] && echo "$arch abi-layout $ap $af" >> "$RESULTS"
 fi
 
-if [[ $arch != x86_64 ]]; then	# no busybox for the guest (i386: Debian's is 64-bit)
+# No busybox for the guest (i386: Debian's is 64-bit); PAPI's run file.
+if [[ $arch != x86_64 || $mode == papi ]]; then
 	$cc -static -O2 -Wall -o "$work/root/init" "$TOP/scripts/guest-init.c" ||
 		die "guest-init does not build"
 	{
@@ -138,12 +147,13 @@ if [[ $arch != x86_64 ]]; then	# no busybox for the guest (i386: Debian's is 64-
 		bench-insns*) echo "raw-bench ./perfctr_bench --insns-per-switch" ;;
 		bench-memory) echo "raw-bench ./perfctr_bench --memory" ;;
 		bench-*) echo "raw-bench ./perfctr_bench --switch-only" ;;
+		papi) ;;	# papi_pack wrote the run file
 		*) echo "T64 ./perfctr_test"
 		   if [[ $arch != i386 ]]; then echo "T64 ./perfctr_pmc_test"; fi
 		   if [[ $arch == ppc32 ]]; then echo "T64 ./perfctr_ppc32_test"; fi
 		   echo "LIB ./libperfctr_test --perfex ./perfex --examples ." ;;
 		esac
-	} > "$work/root/tests/run"
+	} >> "$work/root/tests/run"
 else
 cp /bin/busybox "$work/root/bin/busybox"
 # The kselftest runner, with the settings file's timeout.  It calls
@@ -233,6 +243,24 @@ timeout "${PERFCTR_BOOT_TIMEOUT:-900}" "${qemu[@]}" -nographic -no-reboot \
 console=$work/console.log
 tr -d '\r' < "$console" > "$console.txt"; console=$console.txt
 
+# The kernel's own checkers.  Most reports start with "BUG:" or "WARNING:"
+# (DEBUG_ATOMIC_SLEEP's "sleeping function called from invalid context",
+# DEBUG_PREEMPT's "using smp_processor_id() in preemptible", lockdep's
+# "Invalid wait context"); the ones named as well are those of the RT
+# kernel, matched however they are prefixed, and RCU stalls.
+kernel_log() {	# suite
+	if grep -nE 'BUG:|WARNING:|Oops|KASAN:|UBSAN:|possible (recursive|circular) locking|Kernel panic|general protection|Call Trace:|INFO: (task|trying|possible)|sleeping function called from invalid context|scheduling while atomic|Invalid wait context|in preemptible \[|detected stalls? on' "$console" > "$work/splats"; then
+		echo "$label/$cpu $1: not ok - the kernel complained:"
+		head -60 "$work/splats"
+		echo "$label/$cpu $1: 0 passed, 1 failed"
+		[[ -n ${RESULTS:-} ]] && echo "$label/$cpu $1 0 1" >> "$RESULTS"
+	else
+		echo "$label/$cpu $1: ok - no BUG/WARNING/Oops/KASAN/lockdep/UBSAN/RCU stall report"
+		echo "$label/$cpu $1: 1 passed, 0 failed"
+		[[ -n ${RESULTS:-} ]] && echo "$label/$cpu $1 1 0" >> "$RESULTS"
+	fi
+}
+
 if ! grep -q PERFCTR-DONE "$console"; then
 	echo "---- console tail ($label/$cpu) ----"; tail -40 "$console"
 	echo "$label/$cpu $mode: setup failure: the guest did not finish (boot or hang)"
@@ -248,6 +276,11 @@ if [[ $mode == bench* ]]; then
 	grep -E '^\||^BENCH-(JSON|NOTE)' "$console"
 	grep -q 'PERFCTR-EXIT bench 0' "$console"
 	exit
+fi
+if [[ $mode == papi ]]; then
+	papi_report "$console"
+	kernel_log papi-kernel-log
+	exit 0
 fi
 
 report() {	# line-prefix suite: KTAP results of lines starting with the prefix
@@ -362,19 +395,5 @@ fi
 echo "$label/$cpu boot: $bp passed, $bf failed"
 [[ -n ${RESULTS:-} ]] && echo "$label/$cpu boot $bp $bf" >> "$RESULTS"
 
-# The kernel's own checkers.  Most reports start with "BUG:" or "WARNING:"
-# (DEBUG_ATOMIC_SLEEP's "sleeping function called from invalid context",
-# DEBUG_PREEMPT's "using smp_processor_id() in preemptible", lockdep's
-# "Invalid wait context"); the ones named as well are those of the RT
-# kernel, matched however they are prefixed, and RCU stalls.
-if grep -nE 'BUG:|WARNING:|Oops|KASAN:|UBSAN:|possible (recursive|circular) locking|Kernel panic|general protection|Call Trace:|INFO: (task|trying|possible)|sleeping function called from invalid context|scheduling while atomic|Invalid wait context|in preemptible \[|detected stalls? on' "$console" > "$work/splats"; then
-	echo "$label/$cpu kernel-log: not ok - the kernel complained:"
-	head -60 "$work/splats"
-	echo "$label/$cpu kernel-log: 0 passed, 1 failed"
-	[[ -n ${RESULTS:-} ]] && echo "$label/$cpu kernel-log 0 1" >> "$RESULTS"
-else
-	echo "$label/$cpu kernel-log: ok - no BUG/WARNING/Oops/KASAN/lockdep/UBSAN/RCU stall report"
-	echo "$label/$cpu kernel-log: 1 passed, 0 failed"
-	[[ -n ${RESULTS:-} ]] && echo "$label/$cpu kernel-log 1 0" >> "$RESULTS"
-fi
+kernel_log kernel-log
 exit 0

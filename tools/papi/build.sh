@@ -8,23 +8,60 @@
 # as Debian builds it.
 #
 #   tools/papi/build.sh [BUILD_DIR]
+#   tools/papi/build.sh --guest ARCH [BUILD_DIR]
 #
 # BUILD_DIR (default $PERFCTR_CACHE/papi/build) is made anew: papi/ the
 # patched source, built in place (src/libpapi.so, src/utils/...),
 # perfctr/ the installed libperfctr, *.log the logs.
 #
+# --guest ARCH (x86_64 or ppc64, ppc64 being little-endian): the build
+# for the test guests (scripts/run-tests.sh ARCH CPU papi), static, with
+# the utilities and src/ctests only (no Fortran: F77 is left empty),
+# perfctr as component 0 (--with-perfctr-presets), against Debian's
+# libpfm4 of that architecture (libpfm4-dev, libpfm4-dev:ppc64el);
+# ppc64 is cross-compiled.  BUILD_DIR defaults to
+# $PERFCTR_CACHE/papi/guest-ARCH, and is kept while the series, the
+# libperfctr tree and this script are unchanged (a stamp of their
+# contents): a second run builds nothing.
+#
 # Environment:
 #   PERFCTR_CACHE  cache directory (default ~/.cache/perfctr)
+#   PERFCTR_SRC    the perfctr tree whose tools/lib/perfctr (and uapi
+#                  headers) to build (default: this one; the guests use
+#                  the kernel tree they boot)
 #   MAKE_JOBS      make -j (default 1)
-#   CC             compiler (default gcc)
+#   CC             compiler (default gcc; --guest sets it)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 CACHE=${PERFCTR_CACHE:-$HOME/.cache/perfctr}
-build=${1:-$CACHE/papi/build}
+psrc=${PERFCTR_SRC:-$top}
+guest=
+if [[ ${1:-} == --guest ]]; then
+	guest=${2:?--guest needs an architecture}
+	shift 2
+fi
+build=${1:-$CACHE/papi/${guest:+guest-$guest}}
+[[ -n $guest ]] || build=${1:-$CACHE/papi/build}
 jobs=${MAKE_JOBS:-1}
 cc=${CC:-gcc}
+# Configure options and make variables of each kind of build.
+conf=(--with-static-lib=yes --with-shared-lib=yes --with-shlib-tools)
+makevars=()
+targets=()
+case $guest in
+'') ;;
+x86_64) cc=gcc conf=() ;;
+ppc64) cc=powerpc64le-linux-gnu-gcc
+       # Cross-compiling: what configure cannot find out by running.
+       # --with-CPU: the family, for sysdetect's sources (else the
+       # host's, x86, and its cpuid); the same build for POWER8-10.
+       conf=(--host=powerpc64le-linux-gnu --with-arch=ppc64 --with-bitmode=64
+	     --with-CPU=POWER9 --with-OS=linux --with-ffsll --with-tls=__thread
+	     --with-walltimer=clock_realtime --with-nativecc=gcc) ;;
+*) echo "papi: error: no guest build for $guest (x86_64, ppc64)" >&2; exit 1 ;;
+esac
 
 log() { echo "papi: $*" >&2; }
 die() { echo "papi: error: $*" >&2; exit 1; }
@@ -34,10 +71,34 @@ for tool in quilt rsync make "$cc"; do
 done
 multiarch=$("$cc" -print-multiarch 2>/dev/null || true)
 pfm_libdir=/usr/lib${multiarch:+/$multiarch}
-[[ -f /usr/include/perfmon/pfmlib.h && -e $pfm_libdir/libpfm.so ]] ||
-	die "libpfm4 is missing (Debian: apt-get install libpfm4-dev)"
+pfm_lib=$pfm_libdir/libpfm.so; [[ -n $guest ]] && pfm_lib=$pfm_libdir/libpfm.a
+[[ -f /usr/include/perfmon/pfmlib.h && -e $pfm_lib ]] ||
+	die "libpfm4 is missing: $pfm_lib (Debian: apt-get install libpfm4-dev${multiarch:+ or libpfm4-dev for $multiarch})"
+if [[ -n $guest ]]; then
+	# Static utilities and tests: libpfm after libpapi.a on their link
+	# lines (LDFLAGS follows the library there).
+	conf+=(--with-static-lib=yes --with-shared-lib=no --with-static-tools --with-tests=ctests
+	       --with-perfctr-presets)
+	makevars=(F77= LDFLAGS="-static -L$pfm_libdir -lpfm")
+	targets=(utils ctests)
+fi
 
 pristine=$(PERFCTR_CACHE=$CACHE "$here/fetch.sh")
+
+# A guest build is kept while what goes into it is unchanged.
+stamp=
+if [[ -n $guest ]]; then
+	stamp=$({ cat "$here/build.sh" "$here/patches/series" "$here"/patches/*.patch
+		  find "$psrc/tools/lib/perfctr" "$psrc/include/uapi/linux/perfctr.h" \
+		       "$psrc"/arch/*/include/uapi/asm/perfctr.h "$psrc/tools/perfctr" -type f \
+		       -print0 2>/dev/null | sort -z | xargs -0 cat
+		  echo "$pristine $("$cc" --version | head -1)"; } | sha256sum | cut -c1-16)
+	if [[ -f $build/stamp && $(cat "$build/stamp") == "$stamp" ]]; then
+		log "up to date: $build"
+		echo "$build/papi/src"
+		exit 0
+	fi
+fi
 
 log "preparing $build"
 rm -rf "$build"
@@ -49,25 +110,28 @@ ln -s "$here/patches" "$build/papi/patches"
 log "applied $(grep -c . "$here/patches/series") patches"
 
 log "installing libperfctr into $build/perfctr"
-make -C "$top/tools/lib/perfctr" CC="$cc" OUTPUT="$build/libperfctr/" \
+make -C "$psrc/tools/lib/perfctr" CC="$cc" OUTPUT="$build/libperfctr/" \
 	PREFIX="$build/perfctr" install > "$build/libperfctr.log" 2>&1 ||
 	{ tail -20 "$build/libperfctr.log" >&2; die "libperfctr did not build"; }
 
-log "configuring PAPI"
-(cd "$build/papi/src" && CC=$cc ./configure \
+# No Fortran for the guests: F77=false fails configure's test quietly.
+log "configuring PAPI${guest:+ for the $guest guests}"
+(cd "$build/papi/src" && env CC="$cc" ${guest:+F77=false} ./configure \
 	--with-components="perfctr" \
 	--with-virtualtimer=perfctr \
 	--with-perf-events \
 	--with-pfm-incdir=/usr/include \
 	--with-pfm-libdir="$pfm_libdir" \
-	--with-static-lib=yes --with-shared-lib=yes --with-shlib-tools) \
+	"${conf[@]}") \
 	> "$build/configure.log" 2>&1 ||
 	{ tail -20 "$build/configure.log" >&2; die "configure failed"; }
 
 log "building PAPI (make -j$jobs)"
-make -C "$build/papi/src" -j"$jobs" PAPI_PERFCTR_ROOT="$build/perfctr" \
-	> "$build/make.log" 2>&1 ||
+make -C "$build/papi/src" -j"$jobs" PAPI_PERFCTR_ROOT="$build/perfctr" "${makevars[@]}" \
+	"${targets[@]}" > "$build/make.log" 2>&1 ||
 	{ grep -n -m 20 'error' "$build/make.log" >&2 || tail -20 "$build/make.log" >&2; die "make failed"; }
 
-log "built: $build/papi/src/libpapi.so, $build/papi/src/utils/papi_component_avail"
+[[ -n $stamp ]] && echo "$stamp" > "$build/stamp"
+lib=libpapi.so; [[ -n $guest ]] && lib=libpapi.a
+log "built: $build/papi/src/$lib, $build/papi/src/utils/papi_component_avail"
 echo "$build/papi/src"

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * papi_perfctr_test: PAPI's perfctr component, checked where the
+ * project's QEMU guests let it be checked.
+ *
+ * - The virtual timers (PAPI_get_virt_usec(), PAPI_get_virt_cyc(), the
+ *   perfctr virtual TSC with --with-virtualtimer=perfctr): they advance
+ *   over a spin and not over a sleep.  Everywhere.
+ * - Exact instruction counts through the component: on POWER8-10 (QEMU's
+ *   pseries counts instructions in PMC5, with event 0x02 in PMC1-4 and
+ *   with 0xfa in PMC4, cycles with 0x1e in PMC1-4 and in PMC6),
+ *   a loop of n "bdnz" counts n plus a constant: the difference of two
+ *   loop lengths must be exact.  QEMU ignores MMCR0's privilege freezes,
+ *   so a count may include the kernel's instructions (an interrupt):
+ *   each length is counted several times and the least count taken, as
+ *   the perfctr selftests do.  Native events (libpfm4's POWER9 codes:
+ *   PM_RUN_INST_CMPL 0x400fa on PMC4, PM_INST_CMPL 0x10002 on PMC1) and
+ *   the preset PAPI_TOT_INS (perfctr built as component 0), three
+ *   events at once (with PM_CYC_ALT, 0x2001e on PMC2: QEMU does not
+ *   count PM_RUN_CYC's 0xf4), and an event the component must refuse (a
+ *   marked event, which needs MMCRA).
+ * Where the component is disabled (x86 under TCG has no PMU) the count
+ * tests are skipped with its disabled reason.
+ *
+ * Output: TAP ("ok N name", "not ok N name", "ok N name # SKIP reason").
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "papi.h"
+
+#define NTESTS		7
+#define TRIES		15
+
+static int test_no, failures, cidx;
+static const PAPI_component_info_t *cinfo;
+
+static void result(int ok, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d %s", ok ? "" : "not ", ++test_no, name);
+	if (fmt) {
+		printf(ok ? " # " : " - ");
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+	}
+	printf("\n");
+	if (!ok)
+		failures++;
+}
+
+static void skip(const char *name, const char *reason)
+{
+	printf("ok %d %s # SKIP %s\n", ++test_no, name, reason);
+}
+
+static double now(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Spin for @sec seconds of this thread's CPU time. */
+static void spin(double sec)
+{
+	double end = now(CLOCK_THREAD_CPUTIME_ID) + sec;
+
+	while (now(CLOCK_THREAD_CPUTIME_ID) < end)
+		;
+}
+
+static void test_virt_timers(void)
+{
+	long long u0, u1, u2, c0, c1, c2;
+	double r0, r1;
+
+	u0 = PAPI_get_virt_usec();
+	c0 = PAPI_get_virt_cyc();
+	r0 = now(CLOCK_MONOTONIC);
+	spin(0.3);
+	u1 = PAPI_get_virt_usec();
+	c1 = PAPI_get_virt_cyc();
+	r1 = now(CLOCK_MONOTONIC);
+	/* At least most of the spin, at most the wall-clock time and a tick. */
+	result(u1 - u0 >= 250000 && u1 - u0 <= (r1 - r0) * 1e6 + 20000 && c1 > c0,
+	       "virtual timers advance over a 0.3 s spin",
+	       "%lld us, %lld cycles (wall clock %.0f us)", u1 - u0, c1 - c0, (r1 - r0) * 1e6);
+	usleep(300000);
+	u2 = PAPI_get_virt_usec();
+	c2 = PAPI_get_virt_cyc();
+	/* A sleep costs a few system calls of CPU time, not 0.3 s. */
+	result(u2 - u1 < 30000 && c2 - c1 < (c1 - c0) / 10,
+	       "virtual timers do not advance over a 0.3 s sleep",
+	       "%lld us, %lld cycles", u2 - u1, c2 - c1);
+}
+
+#if defined(__powerpc64__)
+/* Exactly n + 1 instructions: mtctr, then n bdnz (n >= 1). */
+static inline __attribute__((always_inline)) void loop(unsigned long n)
+{
+	__asm__ __volatile__("mtctr %0\n1:\tbdnz 1b" : : "r"(n) : "ctr");
+}
+#define HAVE_LOOP 1
+#endif
+
+#ifdef HAVE_LOOP
+/* The least count of event @k of @set over a loop of @n, of TRIES tries. */
+static long long min_count(int set, int k, unsigned long n)
+{
+	long long a[4], b[4], d, best = -1;
+	int t;
+
+	for (t = 0; t < TRIES; t++) {
+		if (PAPI_read(set, a) != PAPI_OK)
+			return -1;
+		loop(n);
+		if (PAPI_read(set, b) != PAPI_OK)
+			return -1;
+		d = b[k] - a[k];
+		if (best < 0 || d < best)
+			best = d;
+	}
+	return best;
+}
+
+/* Event @ev, the perfctr component's: counts of loops of 10 and 100010. */
+static void exact_counts(const char *name, const char *ev)
+{
+	unsigned long n0 = 10, n1 = 100010;
+	long long d0, d1;
+	int set = PAPI_NULL, ret, code = 0;
+
+	ret = PAPI_event_name_to_code(ev, &code);
+	if (ret == PAPI_OK && PAPI_get_event_component(code) != cidx)
+		ret = PAPI_ENOCMP;
+	if (ret == PAPI_OK)
+		ret = PAPI_create_eventset(&set);
+	if (ret == PAPI_OK)
+		ret = PAPI_add_event(set, code);
+	if (ret == PAPI_OK)
+		ret = PAPI_start(set);
+	if (ret != PAPI_OK) {
+		result(0, name, "%s: %s", ev, PAPI_strerror(ret));
+		return;
+	}
+	d0 = min_count(set, 0, n0);
+	d1 = min_count(set, 0, n1);
+	PAPI_stop(set, NULL);
+	PAPI_cleanup_eventset(set);
+	PAPI_destroy_eventset(&set);
+	/* The constant (PAPI_read's own instructions) stays small. */
+	result(d0 >= 0 && d1 - d0 == (long long)(n1 - n0) && d0 - (long long)n0 < 2000, name,
+	       "%s: loop %lu: %lld, loop %lu: %lld, difference %lld (expected %lu)", ev,
+	       n0, d0, n1, d1, d1 - d0, n1 - n0);
+}
+
+/* Three events at once, on PMC4, PMC1 and PMC2. */
+static void three_events(void)
+{
+	static const char *const ev[] = { "PM_RUN_INST_CMPL", "PM_INST_CMPL", "PM_CYC_ALT" };
+	const char *name = "PM_RUN_INST_CMPL, PM_INST_CMPL and PM_CYC_ALT at once";
+	long long a[3], b[3], d[3];
+	int set = PAPI_NULL, ret, i;
+
+	ret = PAPI_create_eventset(&set);
+	for (i = 0; i < 3 && ret == PAPI_OK; i++)
+		ret = PAPI_add_named_event(set, ev[i]);
+	if (ret == PAPI_OK)
+		ret = PAPI_start(set);
+	if (ret != PAPI_OK) {
+		result(0, name, "event %d: %s", i, PAPI_strerror(ret));
+		return;
+	}
+	PAPI_read(set, a);
+	loop(1000000);
+	PAPI_read(set, b);
+	PAPI_stop(set, NULL);
+	PAPI_cleanup_eventset(set);
+	PAPI_destroy_eventset(&set);
+	for (i = 0; i < 3; i++)
+		d[i] = b[i] - a[i];
+	/* Both instruction counts see the loop (read a few instructions apart). */
+	result(d[0] >= 1000000 && d[0] < 1100000 && d[1] >= 1000000 && d[1] < 1100000 &&
+	       llabs(d[0] - d[1]) < 64 && d[2] > 0, name,
+	       "instructions %lld and %lld, cycles %lld over a loop of 1000000",
+	       d[0], d[1], d[2]);
+}
+
+/* A marked event needs MMCRA, which perfctr keeps at zero: refused. */
+static void refused_event(void)
+{
+	int set = PAPI_NULL, ret;
+
+	PAPI_create_eventset(&set);
+	ret = PAPI_add_named_event(set, "PM_MRK_INST_CMPL");
+	result(ret == PAPI_ENOSUPP, "a marked event (PM_MRK_INST_CMPL) is refused",
+	       "PAPI_add_named_event: %s", PAPI_strerror(ret));
+	PAPI_cleanup_eventset(set);
+	PAPI_destroy_eventset(&set);
+}
+#endif
+
+int main(void)
+{
+	int ret;
+	char reason[PAPI_HUGE_STR_LEN + 64];
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("1..%d\n", NTESTS);
+	ret = PAPI_library_init(PAPI_VER_CURRENT);
+	if (ret != PAPI_VER_CURRENT) {
+		printf("Bail out! PAPI_library_init: %s\n", PAPI_strerror(ret));
+		return 1;
+	}
+	cidx = PAPI_get_component_index("perfctr");
+	cinfo = cidx >= 0 ? PAPI_get_component_info(cidx) : NULL;
+	if (cinfo == NULL) {
+		printf("Bail out! PAPI has no perfctr component\n");
+		return 1;
+	}
+	test_virt_timers();
+	if (cinfo->disabled) {
+		snprintf(reason, sizeof(reason), "perfctr component disabled: %s",
+			 cinfo->disabled_reason);
+	} else {
+#ifdef HAVE_LOOP
+		reason[0] = 0;
+		exact_counts("exact instruction count, PM_RUN_INST_CMPL", "PM_RUN_INST_CMPL");
+		exact_counts("exact instruction count, PM_INST_CMPL", "PM_INST_CMPL");
+		if (PAPI_get_event_component(PAPI_TOT_INS) == cidx)
+			exact_counts("exact instruction count, PAPI_TOT_INS", "PAPI_TOT_INS");
+		else
+			skip("exact instruction count, preset",
+			     "PAPI_TOT_INS is not the perfctr component's (perfctr not component 0)");
+		three_events();
+		refused_event();
+#else
+		snprintf(reason, sizeof(reason), "no exact instruction loop for this architecture");
+#endif
+	}
+	while (test_no < NTESTS)
+		skip("instruction counts", reason);
+	PAPI_shutdown();
+	return failures ? 1 : 0;
+}
