@@ -30,7 +30,7 @@ cfg=$TOP/scripts/config
 case $arch/$variant in
 ppc64/)	src=$CACHE/src; out=$CACHE/build/$arch
 	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config" "$cfg/$arch-perfctr.config"
-	       "$cfg/perfctr-test.config") ;;
+	       "$cfg/perfctr-test.config" "$cfg/jump-label.config") ;;
 ppc32/)	src=$CACHE/src; out=$CACHE/build/$arch
 	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config" "$cfg/$arch-perfctr.config"
 	       "$cfg/perfctr-test.config") ;;

@@ -961,10 +961,14 @@ static int memcg_run(long what, struct memstat *m)
 static int bench_memory_memcg(void)
 {
 	double state[MEMCG_REPS], page[MEMCG_REPS], file[MEMCG_REPS], all[MEMCG_REPS];
+	/* Two descriptors a thread in the third run. */
+	struct rlimit nofile = { 4 * NTHREADS, 4 * NTHREADS };
 	struct memstat m[3];
 	int rep;
 	long w;
 
+	if (setrlimit(RLIMIT_NOFILE, &nofile))
+		perror("setrlimit");
 	if (memcg_enter()) {
 		printf("BENCH-NOTE memory: no memory cgroup (%s); free memory instead\n",
 		       strerror(errno));
