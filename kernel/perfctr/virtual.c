@@ -1601,6 +1601,14 @@ static int do_vperfctr_iresume(struct vperfctr *perfctr)
 	return err;
 }
 
+/* The children's sums, consistent: under their lock. */
+static void vperfctr_get_children(struct vperfctr *perfctr, struct vperfctr_children *children)
+{
+	spin_lock(&perfctr->children_lock);
+	*children = perfctr->state->children;
+	spin_unlock(&perfctr->children_lock);
+}
+
 /* sys_vperfctr_read() */
 static int do_vperfctr_read(struct vperfctr *perfctr,
 			    struct perfctr_sum_ctrs __user *sump,
@@ -1628,9 +1636,7 @@ static int do_vperfctr_read(struct vperfctr *perfctr,
 	if (!sump && !controlp) {
 		if (!childrenp)
 			return 0;
-		spin_lock(&perfctr->children_lock);
-		children = perfctr->state->children;
-		spin_unlock(&perfctr->children_lock);
+		vperfctr_get_children(perfctr, &children);
 		return copy_to_user(childrenp, &children, sizeof(children)) ? -EFAULT : 0;
 	}
 	tsk = vperfctr_begin(perfctr, false);
@@ -1645,11 +1651,8 @@ static int do_vperfctr_read(struct vperfctr *perfctr,
 	perfctr_irq_restore(flags);
 	head.si_signo = perfctr->si_signo;
 	head.flags = perfctr->flags;
-	if (childrenp) {
-		spin_lock(&perfctr->children_lock);
-		children = perfctr->state->children;
-		spin_unlock(&perfctr->children_lock);
-	}
+	if (childrenp)
+		vperfctr_get_children(perfctr, &children);
 
 	/* The control changes only through this thread or while it is frozen. */
 	if (sump && copy_to_user(sump, &sum, sizeof(sum)))
