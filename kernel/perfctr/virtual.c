@@ -774,6 +774,14 @@ static void vperfctr_children_add(struct vperfctr *to, const struct vperfctr_del
 	spin_unlock(&to->children_lock);
 }
 
+/* The children's sums, consistent: under their lock. */
+static void vperfctr_get_children(struct vperfctr *perfctr, struct vperfctr_children *children)
+{
+	spin_lock(&perfctr->children_lock);
+	*children = perfctr->state->children;
+	spin_unlock(&perfctr->children_lock);
+}
+
 /*
  * Add @d to @to, and on up through the ancestors @to has already been
  * merged into: their sums are their descendants' whenever these finish.
@@ -822,9 +830,7 @@ static void vperfctr_merge_up(struct vperfctr *child)
 	if (!parent)
 		return;
 	spin_lock(&vperfctr_merge_lock);
-	spin_lock(&child->children_lock);
-	from = child->state->children;
-	spin_unlock(&child->children_lock);
+	vperfctr_get_children(child, &from);
 	child->merged_ok = !child->aborted && child->exited &&
 			   child->control_id == child->inherited_id &&
 			   parent->control_id == child->inherited_id;
@@ -1599,14 +1605,6 @@ static int do_vperfctr_iresume(struct vperfctr *perfctr)
 	}
 	vperfctr_end(tsk);
 	return err;
-}
-
-/* The children's sums, consistent: under their lock. */
-static void vperfctr_get_children(struct vperfctr *perfctr, struct vperfctr_children *children)
-{
-	spin_lock(&perfctr->children_lock);
-	*children = perfctr->state->children;
-	spin_unlock(&perfctr->children_lock);
 }
 
 /* sys_vperfctr_read() */
