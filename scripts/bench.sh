@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # make bench: boot the patched kernel and run perfctr_bench in the guest
 # (perfctr against perf_events, same boot; each part of a state's memory
-# from its memory cgroup), on x86_64 and ppc64.  The bench kernels are
+# from its memory cgroup), then papi_bench (PAPI's perfctr component
+# against its perf_event component), on x86_64 and ppc64.  The bench kernels are
 # built without the debug checkers of the test kernels (KASAN, lockdep,
 # ...), which would weigh on the system calls, not the hooks.  The cost
 # of the series when unused is counted exactly on ppc64, in instructions
@@ -39,6 +40,11 @@ run() {	# arch cpu mode out
 # ppc64 under POWER9 (TSC = timebase, and PMCs that count).
 run x86_64 max bench "$tmp/x86_64.patched.txt"
 run ppc64 POWER9 bench "$tmp/ppc64.patched.txt"
+# PAPI through its perfctr component against its perf_event component
+# (tools/papi/tests/papi_bench.c; PAPI built for the guests as make check
+# builds it, and cached), on the same bench kernels.
+run x86_64 max papi-bench "$tmp/x86_64.papi.txt"
+run ppc64 POWER9 papi-bench "$tmp/ppc64.papi.txt"
 if ((full)); then
 	# The kernels booted in turn; each kernel's median boot is kept.
 	for i in 1 2 3 4 5; do
@@ -142,8 +148,8 @@ for arch, cpu, n, kinds in (('x86_64', 'qemu-tcg max', 5, ('off', 'switch')),
                               baseline=b['what'], ratio=r['median'] / b['median']))
     for r in extra:
         r['group'] = 'unused series'
-    allrows = patched + extra
-    runnotes = notes(f'{tmp}/{arch}.patched.txt')
+    allrows = patched + rows(f'{tmp}/{arch}.papi.txt') + extra
+    runnotes = notes(f'{tmp}/{arch}.patched.txt') + notes(f'{tmp}/{arch}.papi.txt')
     if arch == 'ppc64':
         ins, ins_notes = insn_rows()
         allrows += ins

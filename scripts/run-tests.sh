@@ -17,6 +17,8 @@
 #                                       | papi (PAPI with the perfctr
 #                                       component: x86_64, ppc64;
 #                                       scripts/papi-guest.sh)
+#                                       | papi-bench (papi_bench on the
+#                                       bench kernel)
 #
 # PERFCTR_LIB_SRC: a libperfctr tree to build instead of the applied
 # kernel tree's (to try library changes on a kernel already built).
@@ -37,7 +39,7 @@ x86_64-rt) arch=x86_64 ;;
 ppc64be) arch=ppc32 ;;	# ppc32 user space on the big-endian ppc64 kernel
 esac
 src=$CACHE/src out=$CACHE/build/$label kout=$out
-[[ $mode == bench || $mode == bench-switch || $mode == bench-memory ]] &&
+[[ $mode == bench || $mode == bench-switch || $mode == bench-memory || $mode == papi-bench ]] &&
 	kout=$CACHE/build/$arch-bench
 [[ $mode == bench-base ]] && kout=$CACHE/build/$arch-bench-base
 [[ $mode == bench-off ]] && kout=$CACHE/build/$arch-bench-off
@@ -53,7 +55,7 @@ ppc32) karch=powerpc cc=powerpc-linux-gnu-gcc ;;
 esac
 rm -rf "$work"; mkdir -p "$work/root"/{bin,sbin,proc,sys,dev,tmp,tests}
 
-if [[ $mode == papi ]]; then
+if [[ $mode == papi* ]]; then
 	papi_pack "$work/root"
 else
 # Headers and tests.
@@ -137,7 +139,7 @@ if [[ $mode == kselftest && $cpu == "${ABI_CHECK_CPU:-$abi_cpu}" && $label == "$
 fi
 
 # No busybox for the guest (i386: Debian's is 64-bit); PAPI's run file.
-if [[ $arch != x86_64 || $mode == papi ]]; then
+if [[ $arch != x86_64 || $mode == papi* ]]; then
 	$cc -static -O2 -Wall -o "$work/root/init" "$TOP/scripts/guest-init.c" ||
 		die "guest-init does not build"
 	{
@@ -147,7 +149,7 @@ if [[ $arch != x86_64 || $mode == papi ]]; then
 		bench-insns*) echo "raw-bench ./perfctr_bench --insns-per-switch" ;;
 		bench-memory) echo "raw-bench ./perfctr_bench --memory" ;;
 		bench-*) echo "raw-bench ./perfctr_bench --switch-only" ;;
-		papi) ;;	# papi_pack wrote the run file
+		papi*) ;;	# papi_pack wrote the run file
 		*) echo "T64 ./perfctr_test"
 		   if [[ $arch != i386 ]]; then echo "T64 ./perfctr_pmc_test"; fi
 		   if [[ $arch == ppc32 ]]; then echo "T64 ./perfctr_ppc32_test"; fi
@@ -272,7 +274,7 @@ if [[ $mode == demo ]]; then
 	grep -q 'PERFCTR-EXIT demo 0' "$console"
 	exit
 fi
-if [[ $mode == bench* ]]; then
+if [[ $mode == bench* || $mode == papi-bench ]]; then
 	grep -E '^\||^BENCH-(JSON|NOTE)' "$console"
 	grep -q 'PERFCTR-EXIT bench 0' "$console"
 	exit

@@ -5,7 +5,8 @@
  *
  * - The virtual timers (PAPI_get_virt_usec(), PAPI_get_virt_cyc(), the
  *   perfctr virtual TSC with --with-virtualtimer=perfctr): they advance
- *   over a spin and not over a sleep.  Everywhere.
+ *   over a spin and not over a sleep, and in a forked child that has
+ *   not initialised PAPI again.  Everywhere.
  * - Exact instruction counts through the component: on POWER8-10 (QEMU's
  *   pseries counts instructions in PMC5, with event 0x02 in PMC1-4 and
  *   with 0xfa in PMC4, cycles with 0x1e in PMC1-4 and in PMC6),
@@ -30,11 +31,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "papi.h"
 
-#define NTESTS		7
+#define NTESTS		8
 #define TRIES		15
 
 static int test_no, failures, cidx;
@@ -101,6 +103,44 @@ static void test_virt_timers(void)
 	result(u2 - u1 < 30000 && c2 - c1 < (c1 - c0) / 10,
 	       "virtual timers do not advance over a 0.3 s sleep",
 	       "%lld us, %lld cycles", u2 - u1, c2 - c1);
+}
+
+/*
+ * A forked child that reads the virtual timers without initialising PAPI
+ * anew: the parent's state is not mapped in it (VM_DONTCOPY), so the
+ * component must not read through the parent's pointer (a SIGSEGV
+ * before the component's fork handler); the child's own CPU time counts.
+ */
+static void test_fork_virt_timers(void)
+{
+	int status = 0;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		long long u0, u1, c0, c1;
+		double r0, r1;
+
+		u0 = PAPI_get_virt_usec();
+		c0 = PAPI_get_virt_cyc();
+		r0 = now(CLOCK_MONOTONIC);
+		spin(0.3);
+		u1 = PAPI_get_virt_usec();
+		c1 = PAPI_get_virt_cyc();
+		r1 = now(CLOCK_MONOTONIC);
+		printf("# child: %lld us, %lld cycles over a 0.3 s spin (wall clock %.0f us)\n",
+		       u1 - u0, c1 - c0, (r1 - r0) * 1e6);
+		fflush(stdout);
+		_exit(u1 - u0 >= 250000 && u1 - u0 <= (r1 - r0) * 1e6 + 20000 && c1 > c0 ? 0 : 2);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+		result(0, "virtual timers in a forked child", "fork or waitpid failed");
+		return;
+	}
+	result(WIFEXITED(status) && WEXITSTATUS(status) == 0, "virtual timers in a forked child",
+	       WIFSIGNALED(status) ? "the child was killed by signal %d" : "the child's exit status %d",
+	       WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
 }
 
 #if defined(__powerpc64__)
@@ -228,6 +268,7 @@ int main(void)
 		return 1;
 	}
 	test_virt_timers();
+	test_fork_virt_timers();
 	if (cinfo->disabled) {
 		snprintf(reason, sizeof(reason), "perfctr component disabled: %s",
 			 cinfo->disabled_reason);
