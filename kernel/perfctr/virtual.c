@@ -1086,13 +1086,22 @@ static bool vperfctr_is_detached(struct vperfctr *perfctr)
 /*
  * Look up the state behind @fd and lock its owner for an operation.
  * Returns the owner (NULL if detached and @need_owner is false) or an
- * ERR_PTR: -ESRCH detached, -EPERM not ours to touch.
+ * ERR_PTR: -ESRCH detached, -EPERM not ours to touch.  An owner other
+ * than current is returned with a reference and frozen under ptrace;
+ * vperfctr_end() undoes both.
  */
 static struct task_struct *vperfctr_begin(struct vperfctr *perfctr, bool need_owner)
 {
-	struct task_struct *tsk = vperfctr_get_owner(perfctr);
+	struct task_struct *tsk;
 	int err;
 
+	/*
+	 * The owner itself, the common case: only its own exit or exec
+	 * detaches the state, so it needs neither a reference nor a lock.
+	 */
+	if (READ_ONCE(perfctr->owner) == current)
+		return current;
+	tsk = vperfctr_get_owner(perfctr);
 	if (!tsk) {
 		err = -ESRCH;
 		goto detached;
@@ -1130,7 +1139,7 @@ detached:
 
 static void vperfctr_end(struct task_struct *tsk)
 {
-	if (tsk) {
+	if (tsk && tsk != current) {
 		vperfctr_unlock_task(tsk);
 		put_task_struct(tsk);
 	}
