@@ -132,15 +132,38 @@ static inline void perfctr_state_read_children(const struct vperfctr_state *s,
 	c->sequence = seq;
 }
 
-/* All of the owner's counters; needs RDPMC if any PMC runs. */
+/*
+ * All of the owner's counters, one snapshot under one sequence (the TSC
+ * and every PMC of the same period); needs RDPMC if any PMC runs.  Only
+ * the running counters are read from the hardware: the others are their
+ * sums.
+ */
 static inline void perfctr_state_read_ctrs(const struct vperfctr_state *s,
 					   struct perfctr_sum_ctrs *sum)
 {
-	unsigned int i;
+	__u64 start, now;
+	__u32 seq, cstatus, width;
+	unsigned int i, n;
 
-	sum->tsc = perfctr_state_read_tsc(s);
-	for (i = 0; i < PERFCTR_NRCTRS; i++)
-		sum->pmc[i] = perfctr_state_read_pmc(s, i);
+	do {
+		seq = perfctr_seq_begin(s);
+		cstatus = PERFCTR_LOAD(s->cpu_state.cstatus);
+		n = PERFCTR_CSTATUS_NRCTRS(cstatus);
+		start = PERFCTR_LOAD(s->cpu_state.tsc_start);
+		now = (cstatus & PERFCTR_CSTATUS_TSC) ? perfctr_rdtsc() : start;
+		sum->tsc = PERFCTR_LOAD(s->cpu_state.tsc_sum) + (now - start);
+		for (i = 0; i < PERFCTR_NRCTRS; i++) {
+			sum->pmc[i] = PERFCTR_LOAD(s->cpu_state.pmc[i].sum);
+			if (i >= n)
+				continue;
+			width = PERFCTR_LOAD(s->cpu_state.pmc[i].width);
+			if (!width)
+				continue;
+			start = PERFCTR_LOAD(s->cpu_state.pmc[i].start);
+			now = perfctr_rdpmc(PERFCTR_LOAD(s->cpu_state.pmc[i].map));
+			sum->pmc[i] += perfctr_pmc_delta(now, start, width);
+		}
+	} while (perfctr_seq_retry(s, seq));
 }
 
 #endif /* _PERFCTR_READ_H */

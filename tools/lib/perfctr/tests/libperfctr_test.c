@@ -440,6 +440,32 @@ static void test_api27(void)
 		CHECK(p1 <= sum.pmc[0] && sum.pmc[0] <= p0, "fast PMC read brackets the syscall",
 		      "%llu %llu %llu%s", p1, (unsigned long long)sum.pmc[0], p0,
 		      info.cpu_features & PERFCTR_FEATURE_RDPMC ? "" : " (syscall fallback)");
+		/*
+		 * vperfctr_read_ctrs(): the TSC and the running counter between
+		 * the single reads around it, and the counters not in the
+		 * control at their sums (0 after this control), as the system
+		 * call has them.
+		 */
+		{
+			struct perfctr_sum_ctrs fast, slow;
+			unsigned int i, others = 0;
+
+			t0 = vperfctr_read_tsc(v);
+			p0 = vperfctr_read_pmc(v, 0);
+			vperfctr_read_ctrs(v, &fast);
+			p1 = vperfctr_read_pmc(v, 0);
+			t1 = vperfctr_read_tsc(v);
+			vperfctr_read_ctrs_slow(v, &slow);
+			for (i = 1; i < PERFCTR_NRCTRS; i++)
+				others += fast.pmc[i] != slow.pmc[i] || fast.pmc[i] != 0;
+			CHECK(p0 <= fast.pmc[0] && fast.pmc[0] <= p1 && t0 <= fast.tsc &&
+			      fast.tsc <= t1 && fast.pmc[0] <= slow.pmc[0] &&
+			      fast.tsc <= slow.tsc && !others,
+			      "vperfctr_read_ctrs: one snapshot, bracketed by single reads",
+			      "pmc0 %llu <= %llu <= %llu, tsc %llu <= %llu <= %llu, %u others off",
+			      p0, (unsigned long long)fast.pmc[0], p1, t0,
+			      (unsigned long long)fast.tsc, t1, others);
+		}
 	}
 	CHECK(vperfctr_stop(v) == 0 && !vperfctr_is_running(v), "vperfctr_stop");
 	CHECK(vperfctr_unlink(v) == 0 && perfctr_sys_vopen(0, 0) < 0 && errno == ENOENT,
@@ -750,9 +776,13 @@ static void test_perfex(const char *perfex, const char *self)
 		      buf);
 	}
 	{
-		/* By default a thread and two children of 50 ms each join the count. */
+		/*
+		 * By default a thread and two children of 200 ms each join the
+		 * count: far more than the command's own thread, whose time
+		 * under TCG doubles when the host is loaded.
+		 */
 		char *const argv[] = { (char *)perfex, "--json", "-o", (char *)json,
-				       (char *)self, "--tree", "2", "50", NULL };
+				       (char *)self, "--tree", "2", "200", NULL };
 
 		rc = run(argv, tmp, NULL, 0);
 		read_file(json, buf, sizeof(buf));
@@ -764,7 +794,7 @@ static void test_perfex(const char *perfex, const char *self)
 		      "perfex (inherits by default): self + children, three merged",
 		      "rc %d: %.300s", rc, buf);
 		if (info.cpu_khz)
-			CHECK(children >= tsc_khz_low() * 3 * 45,
+			CHECK(children >= tsc_khz_low() * 3 * 180,
 			      "perfex (inherits by default) counts the children's time",
 			      "%llu ticks, %u kHz", children, info.cpu_khz);
 		if (rc) {	/* no reference for --no-inherit */
@@ -775,10 +805,11 @@ static void test_perfex(const char *perfex, const char *self)
 	{
 		/*
 		 * --no-inherit: the command's own thread, which only waits for the
-		 * others, as the self part above: not the 150 ms the others spin.
+		 * others, as the self part above (twice it, for a loaded host):
+		 * not the 600 ms the others spin.
 		 */
 		char *const argv[] = { (char *)perfex, "--no-inherit", "--json", "-o",
-				       (char *)json, (char *)self, "--tree", "2", "50", NULL };
+				       (char *)json, (char *)self, "--tree", "2", "200", NULL };
 
 		rc = run(argv, tmp, NULL, 0);
 		read_file(json, buf, sizeof(buf));
@@ -787,7 +818,7 @@ static void test_perfex(const char *perfex, const char *self)
 		      json_number(buf, "children_merged") == ~0ULL,
 		      "perfex --no-inherit: no children's parts", "rc %d: %.300s", rc, buf);
 		if (self_tsc != ~0ULL && children != ~0ULL)
-			CHECK(tsc < self_tsc + children / 2,
+			CHECK(tsc < 2 * self_tsc + children / 2,
 			      "perfex --no-inherit counts neither the thread nor the children",
 			      "%llu ticks; by default %llu self, %llu children", tsc, self_tsc,
 			      children);

@@ -512,8 +512,8 @@ TEST(pmc_two_threads_on_one_cpu_count_their_own)
 TEST(pmc_counts_survive_migration)
 {
 	const struct vperfctr_state *s;
-	__u64 a, b;
-	int fd, k, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	__u64 a, b, best = ~0ULL;
+	int fd, k, tries, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
 	if (!have_pmcs())
 		SKIP(return, "no PMC model on this CPU");
@@ -521,15 +521,27 @@ TEST(pmc_counts_survive_migration)
 		SKIP(return, "one CPU: nothing to migrate to");
 	fd = open_inst(&s);
 	ASSERT_LE(0, fd);
-	a = vperfctr_read_pmc_seq(s, 0);
-	for (k = 0; k < 40; k++) {
-		ASSERT_EQ(0, pin_to_cpu(k % 2));
-		insn_loop(100000);
+	/*
+	 * The loops, and 40 sched_setaffinity() calls (kernel included under
+	 * QEMU).  A loaded host adds kernel instructions (a migration's IPI
+	 * waits for a vCPU the host has descheduled): the least of up to
+	 * five tries is judged.
+	 */
+	for (tries = 1; tries <= 5; tries++) {
+		a = vperfctr_read_pmc_seq(s, 0);
+		for (k = 0; k < 40; k++) {
+			ASSERT_EQ(0, pin_to_cpu(k % 2));
+			insn_loop(100000);
+		}
+		b = vperfctr_read_pmc_seq(s, 0);
+		if (b - a < best)
+			best = b - a;
+		if (best < 4000000 + 40 * 20000)
+			break;
+		TH_LOG("try %d: %llu instructions", tries, (unsigned long long)(b - a));
 	}
-	b = vperfctr_read_pmc_seq(s, 0);
-	/* The loops, and 40 sched_setaffinity() calls (kernel included under QEMU). */
-	EXPECT_LE(4000000, b - a);
-	EXPECT_GT(4000000 + 40 * 20000, b - a);
+	EXPECT_LE(4000000, best);
+	EXPECT_GT(4000000 + 40 * 20000, best);
 	close_state(fd, s);
 	ASSERT_EQ(0, pin_to_cpu(0));
 }
@@ -959,13 +971,23 @@ TEST(inherit_pmc_children_sums_are_exact)
 TEST(inherit_pmc_daemon_does_not_hold_back_the_loop)
 {
 	struct vperfctr_children c, d;
-	int fd;
+	int fd, tries;
 
 	if (!have_pmcs())
 		SKIP(return, "no PMC model on this CPU");
-	fd = open_inherit(INHERIT_ALL);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, inherit_daemon_run(fd, insn_loop, INHERIT_LOOP, &c, &d));
+	/* A loaded host adds kernel instructions: up to five tries. */
+	for (tries = 1; ; tries++) {
+		fd = open_inherit(INHERIT_ALL);
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, inherit_daemon_run(fd, insn_loop, INHERIT_LOOP, &c, &d));
+		if (tries == 5 || (c.sum.pmc[0] < INHERIT_LOOP + 2000000 &&
+				   d.sum.pmc[0] < c.sum.pmc[0] + 2000000))
+			break;
+		TH_LOG("try %d: %llu, then %llu instructions", tries,
+		       (unsigned long long)c.sum.pmc[0], (unsigned long long)d.sum.pmc[0]);
+		vperfctr_unlink(fd);
+		close(fd);
+	}
 	TH_LOG("after the child: %u merged, %u running, %llu instructions", c.nr_merged,
 	       c.nr_running, (unsigned long long)c.sum.pmc[0]);
 	TH_LOG("after the daemon: %u merged, %llu instructions", d.nr_merged,
