@@ -36,7 +36,7 @@
 
 #include "papi.h"
 
-#define NTESTS		8
+#define NTESTS		9
 #define TRIES		15
 
 static int test_no, failures, cidx;
@@ -235,6 +235,60 @@ static void three_events(void)
 	       d[0], d[1], d[2]);
 }
 
+/*
+ * PAPI_INHERIT: a forked child's loop is in the parent's count once the
+ * child is waited for (the children's sums, read from the page), and
+ * not without it.  Kernel instructions (fork, exit, wait) are counted
+ * too under QEMU: the loop is long enough to tell the two apart.
+ */
+static long long inherit_count(int inherit, unsigned long n)
+{
+	PAPI_option_t opt;
+	long long a[1], b[1];
+	int set = PAPI_NULL, ret, status;
+	pid_t pid;
+
+	ret = PAPI_create_eventset(&set);
+	if (ret == PAPI_OK)
+		ret = PAPI_assign_eventset_component(set, cidx);
+	if (ret == PAPI_OK && inherit) {
+		memset(&opt, 0, sizeof(opt));
+		opt.inherit.eventset = set;
+		opt.inherit.inherit = PAPI_INHERIT_ALL;
+		ret = PAPI_set_opt(PAPI_INHERIT, &opt);
+	}
+	if (ret == PAPI_OK)
+		ret = PAPI_add_named_event(set, "PM_RUN_INST_CMPL");
+	if (ret == PAPI_OK)
+		ret = PAPI_start(set);
+	if (ret == PAPI_OK)
+		ret = PAPI_read(set, a);
+	if (ret != PAPI_OK)
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		loop(n);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || PAPI_read(set, b) != PAPI_OK)
+		return -1;
+	PAPI_stop(set, NULL);
+	PAPI_cleanup_eventset(set);
+	PAPI_destroy_eventset(&set);
+	return b[0] - a[0];
+}
+
+static void inherit_counts(void)
+{
+	unsigned long n = 10000000;
+	long long with = inherit_count(1, n), without = inherit_count(0, n);
+
+	result(with >= (long long)n && with < (long long)n + 5000000 && without >= 0 &&
+	       without < (long long)n / 2, "PAPI_INHERIT counts a forked child's loop",
+	       "child's loop %lu: %lld with PAPI_INHERIT, %lld without", n, with, without);
+}
+
 /* A marked event needs MMCRA, which perfctr keeps at zero: refused. */
 static void refused_event(void)
 {
@@ -283,6 +337,7 @@ int main(void)
 			skip("exact instruction count, preset",
 			     "PAPI_TOT_INS is not the perfctr component's (perfctr not component 0)");
 		three_events();
+		inherit_counts();
 		refused_event();
 #else
 		snprintf(reason, sizeof(reason), "no exact instruction loop for this architecture");
