@@ -103,7 +103,7 @@ papi_report() {	# console
 	}
 	papi_counts() {	# suite
 		echo "$label/$cpu $1: $p passed, $f failed, $s skipped"
-		[[ -n ${RESULTS:-} ]] && echo "$label/$cpu $1 $p $f" >> "$RESULTS"
+		record "$label/$cpu" "$1" "$p" "$f"
 		p=0 f=0 s=0
 	}
 	# The utilities: they run to the end, and papi_component_avail lists

@@ -24,13 +24,21 @@
 # kernel tree's (to try library changes on a kernel already built).
 # Prints every result line, then one line per group:
 #   <arch>/<cpu> <suite>: N passed, N failed
-# and appends the group counts to $RESULTS (if set).  Any BUG, WARNING,
+# and appends the group counts to $RESULTS (if set); exits 1 if a group
+# failed or the guest did not finish.  Any BUG, WARNING,
 # Oops, KASAN, lockdep or UBSAN report on the console is a failure.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/papi-guest.sh"
 
 arch=${1:-x86_64} cpu=${2:-max} mode=${3:-kselftest}
+# A group's counts: to $RESULTS (make check's total, if set) and to this
+# script's exit status (1 if any group failed).
+failed=0
+record() {	# label/cpu suite passed failed
+	if [[ -n ${RESULTS:-} ]]; then echo "$*" >> "$RESULTS"; fi
+	if (($4 != 0)); then failed=1; fi
+}
 # label: the kernel (its build directory and the name in the results);
 # arch: its architecture, which the rest of this script goes by.
 label=$arch
@@ -135,7 +143,7 @@ if [[ $mode == kselftest && $cpu == "${ABI_CHECK_CPU:-$abi_cpu}" && $label == "$
 		fi
 	done
 	echo "$arch abi-layout: $ap passed, $af failed"
-	[[ -n ${RESULTS:-} ]] && echo "$arch abi-layout $ap $af" >> "$RESULTS"
+	record "$arch" abi-layout "$ap" "$af"
 fi
 
 # No busybox for the guest (i386: Debian's is 64-bit); PAPI's run file.
@@ -255,18 +263,18 @@ kernel_log() {	# suite
 		echo "$label/$cpu $1: not ok - the kernel complained:"
 		head -60 "$work/splats"
 		echo "$label/$cpu $1: 0 passed, 1 failed"
-		[[ -n ${RESULTS:-} ]] && echo "$label/$cpu $1 0 1" >> "$RESULTS"
+		record "$label/$cpu" "$1" 0 1
 	else
 		echo "$label/$cpu $1: ok - no BUG/WARNING/Oops/KASAN/lockdep/UBSAN/RCU stall report"
 		echo "$label/$cpu $1: 1 passed, 0 failed"
-		[[ -n ${RESULTS:-} ]] && echo "$label/$cpu $1 1 0" >> "$RESULTS"
+		record "$label/$cpu" "$1" 1 0
 	fi
 }
 
 if ! grep -q PERFCTR-DONE "$console"; then
 	echo "---- console tail ($label/$cpu) ----"; tail -40 "$console"
 	echo "$label/$cpu $mode: setup failure: the guest did not finish (boot or hang)"
-	[[ -n ${RESULTS:-} ]] && echo "$label/$cpu $mode 0 1" >> "$RESULTS"
+	record "$label/$cpu" "$mode" 0 1
 	exit 1
 fi
 if [[ $mode == demo ]]; then
@@ -282,7 +290,7 @@ fi
 if [[ $mode == papi ]]; then
 	papi_report "$console"
 	kernel_log papi-kernel-log
-	exit 0
+	exit $failed
 fi
 
 report() {	# line-prefix suite: KTAP results of lines starting with the prefix
@@ -302,7 +310,7 @@ report() {	# line-prefix suite: KTAP results of lines starting with the prefix
 		f=$((f + 1))
 	fi
 	echo "$label/$cpu $2: $p passed, $f failed"
-	[[ -n ${RESULTS:-} ]] && echo "$label/$cpu $2 $p $f" >> "$RESULTS"
+	record "$label/$cpu" "$2" "$p" "$f"
 	return 0
 }
 # Show the failures' diagnostics.
@@ -338,7 +346,7 @@ kunit_report() {
 		total=$((${total:-0} + 1)) f=$((f + 1))
 	fi
 	echo "$label/$cpu kunit: $((total - f)) passed, $f failed"
-	[[ -n ${RESULTS:-} ]] && echo "$label/$cpu kunit $((total - f)) $f" >> "$RESULTS"
+	record "$label/$cpu" kunit "$((total - f))" "$f"
 	return 0
 }
 if [[ $arch == x86_64 || $arch == i386 ]]; then
@@ -395,7 +403,7 @@ else
 	grep '^perfctr' "$console" | head -5; bp=0 bf=1
 fi
 echo "$label/$cpu boot: $bp passed, $bf failed"
-[[ -n ${RESULTS:-} ]] && echo "$label/$cpu boot $bp $bf" >> "$RESULTS"
+record "$label/$cpu" boot "$bp" "$bf"
 
 kernel_log kernel-log
-exit 0
+exit $failed
