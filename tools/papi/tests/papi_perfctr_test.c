@@ -80,29 +80,42 @@ static void spin(double sec)
 		;
 }
 
+/* The virtual timers over a 0.3 s spin: the advance, and whether it is right. */
+struct virt_spin {
+	long long usec, cyc, u1, c1;
+	double wall_usec;
+};
+
+static int virt_spin(struct virt_spin *v)
+{
+	long long u0 = PAPI_get_virt_usec(), c0 = PAPI_get_virt_cyc();
+	double r0 = now(CLOCK_MONOTONIC);
+
+	spin(0.3);
+	v->u1 = PAPI_get_virt_usec();
+	v->c1 = PAPI_get_virt_cyc();
+	v->wall_usec = (now(CLOCK_MONOTONIC) - r0) * 1e6;
+	v->usec = v->u1 - u0;
+	v->cyc = v->c1 - c0;
+	/* At least most of the spin, at most the wall-clock time and a tick. */
+	return v->usec >= 250000 && v->usec <= v->wall_usec + 20000 && v->cyc > 0;
+}
+
 static void test_virt_timers(void)
 {
-	long long u0, u1, u2, c0, c1, c2;
-	double r0, r1;
+	struct virt_spin v;
+	long long u2, c2;
+	int ok = virt_spin(&v);
 
-	u0 = PAPI_get_virt_usec();
-	c0 = PAPI_get_virt_cyc();
-	r0 = now(CLOCK_MONOTONIC);
-	spin(0.3);
-	u1 = PAPI_get_virt_usec();
-	c1 = PAPI_get_virt_cyc();
-	r1 = now(CLOCK_MONOTONIC);
-	/* At least most of the spin, at most the wall-clock time and a tick. */
-	result(u1 - u0 >= 250000 && u1 - u0 <= (r1 - r0) * 1e6 + 20000 && c1 > c0,
-	       "virtual timers advance over a 0.3 s spin",
-	       "%lld us, %lld cycles (wall clock %.0f us)", u1 - u0, c1 - c0, (r1 - r0) * 1e6);
+	result(ok, "virtual timers advance over a 0.3 s spin",
+	       "%lld us, %lld cycles (wall clock %.0f us)", v.usec, v.cyc, v.wall_usec);
 	usleep(300000);
 	u2 = PAPI_get_virt_usec();
 	c2 = PAPI_get_virt_cyc();
 	/* A sleep costs a few system calls of CPU time, not 0.3 s. */
-	result(u2 - u1 < 30000 && c2 - c1 < (c1 - c0) / 10,
+	result(u2 - v.u1 < 30000 && c2 - v.c1 < v.cyc / 10,
 	       "virtual timers do not advance over a 0.3 s sleep",
-	       "%lld us, %lld cycles", u2 - u1, c2 - c1);
+	       "%lld us, %lld cycles", u2 - v.u1, c2 - v.c1);
 }
 
 /*
@@ -119,20 +132,13 @@ static void test_fork_virt_timers(void)
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
-		long long u0, u1, c0, c1;
-		double r0, r1;
+		struct virt_spin v;
+		int ok = virt_spin(&v);
 
-		u0 = PAPI_get_virt_usec();
-		c0 = PAPI_get_virt_cyc();
-		r0 = now(CLOCK_MONOTONIC);
-		spin(0.3);
-		u1 = PAPI_get_virt_usec();
-		c1 = PAPI_get_virt_cyc();
-		r1 = now(CLOCK_MONOTONIC);
 		printf("# child: %lld us, %lld cycles over a 0.3 s spin (wall clock %.0f us)\n",
-		       u1 - u0, c1 - c0, (r1 - r0) * 1e6);
+		       v.usec, v.cyc, v.wall_usec);
 		fflush(stdout);
-		_exit(u1 - u0 >= 250000 && u1 - u0 <= (r1 - r0) * 1e6 + 20000 && c1 > c0 ? 0 : 2);
+		_exit(ok ? 0 : 2);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
 		result(0, "virtual timers in a forked child", "fork or waitpid failed");
