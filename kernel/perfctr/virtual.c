@@ -1389,13 +1389,29 @@ out_put:
 
 /*
  * vperfctr_control()'s argument and the state it is validated in (1.3
- * KiB on x86, 568 bytes on powerpc): allocated per call, in one piece,
- * not kept in the state, which lives as long as its thread.
+ * KiB on x86_64, 568 bytes on ppc64): in the state's own page, after the
+ * struct vperfctr_state it begins with (1 KiB on x86_64), so that a
+ * control costs no allocation and a thread no more memory.  One control
+ * runs at a time (new_forbidden's rule).  The owner's read-only mapping
+ * shows the page whole: all it can see there is a control that it or its
+ * tracer passed, which user space cannot change while it is validated.
  */
 struct vperfctr_control_scratch {
 	struct vperfctr_control ctl;
 	struct perfctr_cpu_state next;
 };
+
+struct vperfctr_page {
+	struct vperfctr_state state;
+	struct vperfctr_control_scratch scratch;
+};
+
+static_assert(sizeof(struct vperfctr_page) <= PAGE_SIZE);
+
+static struct vperfctr_control_scratch *vperfctr_scratch(struct vperfctr *perfctr)
+{
+	return &container_of(perfctr->state, struct vperfctr_page, state)->scratch;
+}
 
 /*
  * The fields of struct vperfctr_control that are not the CPU control;
@@ -1460,10 +1476,9 @@ static int vperfctr_exclude_cpus(struct task_struct *tsk, const struct cpumask *
 static int do_vperfctr_control(struct vperfctr *perfctr,
 			       const struct vperfctr_control __user *argp)
 {
-	struct vperfctr_control_scratch *scratch __free(kfree) =
-		kmalloc_obj(*scratch, GFP_KERNEL);
-	struct vperfctr_control *ctl;
-	struct perfctr_cpu_state *next;
+	struct vperfctr_control_scratch *scratch = vperfctr_scratch(perfctr);
+	struct vperfctr_control *ctl = &scratch->ctl;
+	struct perfctr_cpu_state *next = &scratch->next;
 	struct perfctr_cpu_state *st = cpu_state(perfctr);
 	struct task_struct *tsk;
 	struct cpumask *forbidden = perfctr->new_forbidden;
@@ -1472,10 +1487,6 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	unsigned int i;
 	int err, access_needed;
 
-	if (!scratch)
-		return -ENOMEM;
-	ctl = &scratch->ctl;
-	next = &scratch->next;
 	tsk = vperfctr_begin(perfctr, true);
 	if (IS_ERR(tsk))
 		return PTR_ERR(tsk);
