@@ -76,21 +76,20 @@ static inline bool perfctr_cstatus_has_ictrs(unsigned int cstatus)
 static inline int perfctr_cpu_check_common(const struct perfctr_cpu_control *cc)
 {
 	unsigned int i, nrctrs;
+	u32 bad = 0;
 
 	if (cc->tsc_on > 1 || cc->nractrs > PERFCTR_NRCTRS ||
 	    cc->nrictrs > PERFCTR_NRCTRS - cc->nractrs)
 		return -EINVAL;
+	/* Or-ed together, without a branch per entry: a control's path. */
 	for (i = 0; i < ARRAY_SIZE(cc->_reserved); i++)
-		if (cc->_reserved[i])
-			return -EINVAL;
+		bad |= cc->_reserved[i];
+	for (i = 0; i < cc->nractrs; i++)
+		bad |= cc->ireset[i];
 	nrctrs = cc->nractrs + cc->nrictrs;
-	for (i = 0; i < PERFCTR_NRCTRS; i++) {
-		if (i >= nrctrs && (cc->pmc_map[i] || cc->evntsel[i]))
-			return -EINVAL;
-		if ((i < cc->nractrs || i >= nrctrs) && cc->ireset[i])
-			return -EINVAL;
-	}
-	return 0;
+	for (i = nrctrs; i < PERFCTR_NRCTRS; i++)
+		bad |= cc->pmc_map[i] | cc->evntsel[i] | cc->ireset[i];
+	return bad ? -EINVAL : 0;
 }
 
 /*
@@ -107,15 +106,20 @@ static inline void perfctr_cpu_init_state(struct perfctr_cpu_state *state, u64 i
 	unsigned int i, nrctrs = cc->nractrs + cc->nrictrs;
 
 	state->cstatus = perfctr_mk_cstatus(cc->tsc_on, cc->nractrs, cc->nrictrs);
-	for (i = 0; i < PERFCTR_NRCTRS; i++) {
-		state->pmc[i].map = i < nrctrs ? cc->pmc_map[i] : 0;
-		state->pmc[i].width = i < nrctrs ? width : 0;
+	for (i = 0; i < nrctrs; i++) {
+		state->pmc[i].map = cc->pmc_map[i];
+		state->pmc[i].width = width;
 		/*
 		 * An i-mode counter starts at its ireset (written at resume),
 		 * sign-extended: the driver masks it to the counter's width.
+		 * An a-mode counter's ireset is 0 (perfctr_cpu_check_common()).
 		 */
-		state->pmc[i].start = i >= cc->nractrs && i < nrctrs ?
-				      (u64)(s64)cc->ireset[i] : 0;
+		state->pmc[i].start = (u64)(s64)cc->ireset[i];
+	}
+	for (; i < PERFCTR_NRCTRS; i++) {
+		state->pmc[i].map = 0;
+		state->pmc[i].width = 0;
+		state->pmc[i].start = 0;
 	}
 	state->k1.id = id;
 	state->k1.isuspend_cpu = -1;
