@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # PAPI in the test guests: sourced by run-tests.sh for its "papi" mode
-# (x86_64 and ppc64).  papi_pack builds PAPI with the perfctr component
+# (x86_64, i386 and ppc64).  papi_pack builds PAPI with the perfctr component
 # for the guest (tools/papi/build.sh --guest, cached under
 # $CACHE/papi/guest-ARCH) and tools/papi/tests/papi_perfctr_test.c, and
 # puts them, PAPI's utilities and a set of its ctests into the
@@ -34,22 +34,24 @@ PAPI_CTESTS="first low-level zero_named eventname describe destroy
  overflow_one_and_read overflow_allcounters fork fork2 exec forkexec zero_fork attach2
  attach3 zero_attach multiattach multiplex1 zero_pthreads thrspecific clockres_pthreads
  pthrtough"
-# Not on x86_64, where QEMU has no PMU and the component is disabled:
+# Not on x86 (x86_64, i386), where QEMU has no PMU and the component is
+# disabled:
 # destroy fails (test_fail, not test_skip) when PAPI_TOT_CYC's component
 # is disabled; clockres_pthreads runs over two minutes on the debug
 # kernel (14 s on ppc64).
-PAPI_CTESTS_NOT_X86_64="destroy clockres_pthreads"
+PAPI_CTESTS_NOT_X86="destroy clockres_pthreads"
 
 papi_ctests() {	# this guest's set
 	local t
 	for t in $PAPI_CTESTS; do
-		[[ $arch == x86_64 && " $PAPI_CTESTS_NOT_X86_64 " == *" $t "* ]] || echo "$t"
+		[[ $arch != ppc64 && " $PAPI_CTESTS_NOT_X86 " == *" $t "* ]] || echo "$t"
 	done
 }
 
 papi_pack() {	# the guest's root directory
 	local root=$1 pd t
-	[[ $label == x86_64 || $label == ppc64 ]] || die "no PAPI build for $label (x86_64, ppc64)"
+	[[ $label == x86_64 || $label == i386 || $label == ppc64 ]] ||
+		die "no PAPI build for $label (x86_64, i386, ppc64)"
 	pd=$(PERFCTR_SRC=$src MAKE_JOBS=${MAKE_JOBS:-2} bash "$TOP/tools/papi/build.sh" --guest "$arch") ||
 		die "PAPI does not build for $arch"
 	$cc -static -O2 -Wall -Wextra -I"$pd" -o "$root/tests/papi_perfctr_test" \
@@ -108,7 +110,7 @@ papi_report() {	# console
 	}
 	# The utilities: they run to the end, and papi_component_avail lists
 	# the perfctr component (enabled on ppc64, disabled with its reason on
-	# x86_64 under TCG, whose CPU models have no PMU).
+	# x86_64 and i386 under TCG, whose CPU models have no PMU).
 	for t in CMP AVAIL NATIVE; do
 		rc=$(sed -n "s/^PERFCTR-EXIT $t \([0-9]*\)\$/\1/p" "$console")
 		if [[ $rc == 0 ]]; then papi_result papi-utils ok "$t"

@@ -226,10 +226,11 @@ x86_64) qemu=(qemu-system-x86_64 -accel tcg -cpu "$cpu" -smp "$x86_smp",maxcpus=
 # pentium (a Pentium MMX) gets CMOV: Debian's i686 C library, and so every
 # test binary, uses it; the driver sees the same family and model.  athlon
 # (K7 model 2) boots one CPU: the kernel warns that such an Athlon is not
-# fit for SMP (amd_k7_smp_check()).
+# fit for SMP (amd_k7_smp_check()); so does max (the PAPI guest), an AMD
+# family 6 to a 32-bit kernel.
 i386) qcpu=$cpu smp=2
       if [[ $cpu == pentium* ]]; then qcpu+=,+cmov; fi
-      if [[ $cpu == athlon* ]]; then smp=1; fi
+      if [[ $cpu == athlon* || $cpu == max ]]; then smp=1; fi
       qemu=(qemu-system-i386 -accel tcg -cpu "$qcpu" -smp $smp -m 512
 	    -kernel "$kout/arch/x86/boot/bzImage" -append "console=ttyS0 panic=-1") ;;
 # powernv8/9/10: bare metal under skiboot (QEMU's firmware), the kernel in

@@ -114,26 +114,39 @@ fetch_source() {
 	log "base: $BASE_PKG $ver ($(make -s -C "$CACHE/pristine" kernelversion 2>/dev/null))"
 }
 
-# The host check of perfex's POWER8-10 event encoding builds events_test
-# for ppc64le against Debian's ppc64el libpfm4 (its POWER tables; the
-# amd64 one has x86's only) and runs it under qemu-user.
-install_power_libpfm() {
-	[[ -f /usr/lib/powerpc64le-linux-gnu/libpfm.a ]] &&
-		command -v qemu-ppc64le-static >/dev/null && return 0
-	[[ -z ${PERFCTR_NO_INSTALL:-} ]] ||
-		die "missing packages: libpfm4-dev:ppc64el qemu-user-static"
-	if ! dpkg --print-foreign-architectures | grep -qx ppc64el; then
-		log "adding the ppc64el architecture (libpfm4's POWER tables)"
-		dpkg --add-architecture ppc64el
-		APT_UPDATED=
-	fi
+# Debian's libpfm4 of other architectures: ppc64el's for the host check
+# of perfex's POWER8-10 event encoding (events_test for ppc64le, run under
+# qemu-user: its POWER tables; the amd64 one has x86's only) and for the
+# ppc64 guests' PAPI; i386's for the i386 guests' PAPI
+# (tools/papi/build.sh --guest).
+install_foreign_libpfm() {
+	local arch multiarch missing=() pkgs=()
+	for arch in ppc64el i386; do
+		case $arch in
+		ppc64el) multiarch=powerpc64le-linux-gnu ;;
+		i386) multiarch=i386-linux-gnu ;;
+		esac
+		[[ -f /usr/lib/$multiarch/libpfm.a ]] || missing+=("$arch")
+	done
+	command -v qemu-ppc64le-static >/dev/null || pkgs+=(qemu-user-static)
+	((${#missing[@]} + ${#pkgs[@]})) || return 0
+	for arch in "${missing[@]}"; do
+		pkgs+=("libpfm4-dev:$arch")
+	done
+	[[ -z ${PERFCTR_NO_INSTALL:-} ]] || die "missing packages: ${pkgs[*]}"
+	for arch in "${missing[@]}"; do
+		if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+			log "adding the $arch architecture (its libpfm4)"
+			dpkg --add-architecture "$arch"
+			APT_UPDATED=
+		fi
+	done
 	apt_update
-	log "installing: libpfm4-dev:ppc64el qemu-user-static"
+	log "installing: ${pkgs[*]}"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-		libpfm4-dev:ppc64el qemu-user-static >/dev/null ||
-		die "cannot install libpfm4-dev:ppc64el qemu-user-static"
+		"${pkgs[@]}" >/dev/null || die "cannot install ${pkgs[*]}"
 }
 
 install_pkgs
-install_power_libpfm
+install_foreign_libpfm
 fetch_source

@@ -14,12 +14,12 @@
 # patched source, built in place (src/libpapi.so, src/utils/...),
 # perfctr/ the installed libperfctr, *.log the logs.
 #
-# --guest ARCH (x86_64 or ppc64, ppc64 being little-endian): the build
+# --guest ARCH (x86_64, i386 or ppc64, ppc64 being little-endian): the build
 # for the test guests (scripts/run-tests.sh ARCH CPU papi), static, with
 # the utilities and src/ctests only (no Fortran: F77 is left empty),
 # perfctr as component 0 (--with-perfctr-presets), against Debian's
-# libpfm4 of that architecture (libpfm4-dev, libpfm4-dev:ppc64el);
-# ppc64 is cross-compiled.  BUILD_DIR defaults to
+# libpfm4 of that architecture (libpfm4-dev, libpfm4-dev:i386,
+# libpfm4-dev:ppc64el); i386 and ppc64 are cross-compiled.  BUILD_DIR defaults to
 # $PERFCTR_CACHE/papi/guest-ARCH, and is kept while the series, the
 # libperfctr tree and this script are unchanged (a stamp of their
 # contents): a second run builds nothing.
@@ -60,7 +60,13 @@ ppc64) cc=powerpc64le-linux-gnu-gcc
        conf=(--host=powerpc64le-linux-gnu --with-arch=ppc64 --with-bitmode=64
 	     --with-CPU=POWER9 --with-OS=linux --with-ffsll --with-tls=__thread
 	     --with-walltimer=clock_realtime --with-nativecc=gcc) ;;
-*) echo "papi: error: no guest build for $guest (x86_64, ppc64)" >&2; exit 1 ;;
+# The i386 guests' 32-bit user space, cross-compiled as their selftests
+# are, against Debian's i386 libpfm4.
+i386) cc=i686-linux-gnu-gcc
+      conf=(--host=i686-linux-gnu --with-arch=i686 --with-bitmode=32
+	    --with-CPU=x86 --with-OS=linux --with-ffsll --with-tls=__thread
+	    --with-walltimer=clock_realtime --with-nativecc=gcc) ;;
+*) echo "papi: error: no guest build for $guest (x86_64, i386, ppc64)" >&2; exit 1 ;;
 esac
 
 log() { echo "papi: $*" >&2; }
