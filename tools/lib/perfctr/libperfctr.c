@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -316,6 +317,68 @@ static int handle_init(struct vperfctr *self, int tid, int remote)
 	return 0;
 }
 
+/*
+ * fork() does not copy a state's mapping (the kernel marks it
+ * VM_DONTCOPY: a state stays its thread's), so in a child a handle's
+ * kstate points at nothing, and a fast read through it would fault.
+ * The mapped handles are listed; a forked child forgets their mappings,
+ * and reads through them go by the system call, which answers for the
+ * parent's state as for another thread's: EPERM while the parent runs,
+ * its final sums once it has exited.  The child's own counters, if it
+ * inherited any, are its own vperfctr_open()'s.
+ */
+static pthread_mutex_t mapped_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct vperfctr *mapped_handles;
+static pthread_once_t mapped_once = PTHREAD_ONCE_INIT;
+
+static void mapped_atfork_prepare(void)
+{
+	pthread_mutex_lock(&mapped_lock);
+}
+
+static void mapped_atfork_parent(void)
+{
+	pthread_mutex_unlock(&mapped_lock);
+}
+
+static void mapped_atfork_child(void)
+{
+	struct vperfctr *h;
+
+	for (h = mapped_handles; h; h = h->next_mapped)
+		h->kstate = NULL;
+	mapped_handles = NULL;
+	pthread_mutex_unlock(&mapped_lock);
+}
+
+static void mapped_register(void)
+{
+	pthread_atfork(mapped_atfork_prepare, mapped_atfork_parent, mapped_atfork_child);
+}
+
+static void mapped_add(struct vperfctr *self)
+{
+	pthread_once(&mapped_once, mapped_register);
+	pthread_mutex_lock(&mapped_lock);
+	self->next_mapped = mapped_handles;
+	mapped_handles = self;
+	pthread_mutex_unlock(&mapped_lock);
+}
+
+static void mapped_remove(struct vperfctr *self)
+{
+	struct vperfctr **p;
+
+	pthread_mutex_lock(&mapped_lock);
+	for (p = &mapped_handles; *p; p = &(*p)->next_mapped) {
+		if (*p == self) {
+			*p = self->next_mapped;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&mapped_lock);
+}
+
 /* Give @self a state: open or create it, and map it for the owner. */
 static int handle_attach(struct vperfctr *self, int creat)
 {
@@ -334,6 +397,7 @@ static int handle_attach(struct vperfctr *self, int creat)
 			errno = err;
 			return -1;
 		}
+		mapped_add(self);
 	}
 	return 0;
 }
@@ -469,7 +533,10 @@ void vperfctr_close(struct vperfctr *self)
 {
 	if (!self)
 		return;
-	perfctr_sys_vunmap(self->kstate);
+	if (self->kstate) {
+		mapped_remove(self);
+		perfctr_sys_vunmap(self->kstate);
+	}
 	if (self->fd >= 0)
 		close(self->fd);
 	free(self);

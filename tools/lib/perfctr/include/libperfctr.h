@@ -81,6 +81,7 @@ struct vperfctr {
 	unsigned int cpu_type;
 	unsigned int cpu_features;
 	int remote;			/* rvperfctr: never read live values */
+	struct vperfctr *next_mapped;	/* the library's list of mapped handles */
 };
 
 struct rvperfctr;

@@ -303,24 +303,36 @@ static void test_raw(void)
 	close(fd);
 }
 
-/* vperfctr_read_children() and 2.7's _vperfctr_read_children(). */
-static void test_children(void)
+/* A handle on the caller's state with the TSC on, inherited by children. */
+static struct vperfctr *open_tsc_inherit(const char *what)
 {
 	struct vperfctr_control c;
-	struct vperfctr_children ch;
-	struct perfctr_sum_ctrs sum;
 	struct vperfctr *v = vperfctr_open();
-	int status;
-	pid_t pid;
+	char name[128];
 
-	CHECK(v, "vperfctr_open for inheritance", "%s", strerror(errno));
+	snprintf(name, sizeof(name), "vperfctr_open %s", what);
+	CHECK(v, name, "%s", strerror(errno));
 	if (!v)
-		return;
+		return NULL;
 	memset(&c, 0, sizeof(c));
 	c.cpu_control.tsc_on = 1;
 	c.flags = VPERFCTR_CONTROL_INHERIT;
-	CHECK(vperfctr_control(v, &c) == 0, "vperfctr_control with VPERFCTR_CONTROL_INHERIT",
-	      "%s", strerror(errno));
+	snprintf(name, sizeof(name), "vperfctr_control with the TSC, inherited, %s", what);
+	CHECK(vperfctr_control(v, &c) == 0, name, "%s", strerror(errno));
+	return v;
+}
+
+/* vperfctr_read_children() and 2.7's _vperfctr_read_children(). */
+static void test_children(void)
+{
+	struct vperfctr_children ch;
+	struct perfctr_sum_ctrs sum;
+	struct vperfctr *v = open_tsc_inherit("for inheritance");
+	int status;
+	pid_t pid;
+
+	if (!v)
+		return;
 	pid = fork();
 	if (pid == 0) {
 		cpu_spin_ms(20);
@@ -338,6 +350,52 @@ static void test_children(void)
 	      "_vperfctr_read_children agrees");
 	CHECK(_sys_vperfctr_read_children(vperfctr_fd(v), &sum) == 0 && sum.tsc == ch.sum.tsc,
 	      "_sys_vperfctr_read_children agrees");
+	vperfctr_unlink(v);
+	vperfctr_close(v);
+}
+
+/*
+ * A handle in a forked child.  fork() does not copy the state's mapping,
+ * so a fast read through the parent's handle would fault there; the
+ * library makes the child's reads go by the system call, which refuses
+ * them (EPERM: the parent's state), and the child's own inherited state
+ * opens and reads as usual.
+ */
+static void test_fork_handle(void)
+{
+	struct vperfctr *v = open_tsc_inherit("for the fork test");
+	int status = -1;
+	pid_t pid;
+
+	if (!v)
+		return;
+	pid = fork();
+	if (pid == 0) {
+		struct perfctr_sum_ctrs sum;
+		struct vperfctr *own;
+		int code = 0;
+
+		errno = 0;
+		if (vperfctr_read_ctrs(v, &sum) != -1 || errno != EPERM)
+			code |= 1;
+		if (vperfctr_read_tsc(v) != 0 || vperfctr_is_running(v))
+			code |= 2;
+		cpu_spin_ms(5);
+		own = vperfctr_open_mode(0);
+		if (!own || vperfctr_read_ctrs(own, &sum) || !sum.tsc || !vperfctr_read_tsc(own))
+			code |= 4;
+		vperfctr_close(own);
+		vperfctr_close(v);
+		_exit(code);
+	}
+	/* Reaped first: CHECK's arguments are evaluated in no set order. */
+	if (pid > 0 && waitpid(pid, &status, 0) != pid)
+		status = -1;
+	CHECK(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "fork: the parent's handle in the child reads by the system call (EPERM), its own state fast",
+	      "%s %d (1: no EPERM, 2: a value, 4: own state)",
+	      WIFSIGNALED(status) ? "killed by signal" : "exit status",
+	      WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
 	vperfctr_unlink(v);
 	vperfctr_close(v);
 }
@@ -1166,6 +1224,7 @@ int main(int argc, char **argv)
 	test_raw();
 	test_api27();
 	test_children();
+	test_fork_handle();
 	test_remote();
 	test_siginfo();
 	test_perfex(perfex ? perfex : "./perfex", argv[0]);
