@@ -19,7 +19,9 @@
  *   the preset PAPI_TOT_INS (perfctr built as component 0), three
  *   events at once (with PM_CYC_ALT, 0x2001e on PMC2: QEMU does not
  *   count PM_RUN_CYC's 0xf4), and an event the component must refuse (a
- *   marked event, which needs MMCRA).
+ *   marked event, which needs MMCRA), and PAPI_read() of an event set in
+ *   a forked child that did not initialise PAPI again (an error, not a
+ *   fault).
  * Where the component is disabled (x86 under TCG has no PMU) the count
  * tests are skipped with its disabled reason.
  *
@@ -36,7 +38,7 @@
 
 #include "papi.h"
 
-#define NTESTS		9
+#define NTESTS		10
 #define TRIES		15
 
 static int test_no, failures, cidx;
@@ -295,6 +297,47 @@ static void inherit_counts(void)
 	       "child's loop %lu: %lld with PAPI_INHERIT, %lld without", n, with, without);
 }
 
+/*
+ * An event set read in a forked child that has not initialised PAPI
+ * again: the parent's state is not mapped there, so libperfctr reads by
+ * the system call, which refuses the parent's state (EPERM): PAPI_read()
+ * fails with an error instead of the child faulting.
+ */
+static void fork_read(void)
+{
+	const char *name = "PAPI_read() in a forked child without PAPI_library_init(): an error";
+	long long v[1];
+	int set = PAPI_NULL, ret, status = 0;
+	pid_t pid;
+
+	ret = PAPI_create_eventset(&set);
+	if (ret == PAPI_OK)
+		ret = PAPI_add_named_event(set, "PM_RUN_INST_CMPL");
+	if (ret == PAPI_OK)
+		ret = PAPI_start(set);
+	if (ret != PAPI_OK) {
+		result(0, name, "%s", PAPI_strerror(ret));
+		return;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		ret = PAPI_read(set, v);
+		printf("# child: PAPI_read: %s\n", PAPI_strerror(ret));
+		fflush(stdout);
+		_exit(ret == PAPI_OK ? 3 : 0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		status = -1;
+	PAPI_stop(set, NULL);
+	PAPI_cleanup_eventset(set);
+	PAPI_destroy_eventset(&set);
+	result(status == 0, name,
+	       WIFSIGNALED(status) ? "the child was killed by signal %d" :
+	       "the child's exit status %d (3: PAPI_read() succeeded)",
+	       WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+}
+
 /* A marked event needs MMCRA, which perfctr keeps at zero: refused. */
 static void refused_event(void)
 {
@@ -344,6 +387,7 @@ int main(void)
 			     "PAPI_TOT_INS is not the perfctr component's (perfctr not component 0)");
 		three_events();
 		inherit_counts();
+		fork_read();
 		refused_event();
 #else
 		snprintf(reason, sizeof(reason), "no exact instruction loop for this architecture");
