@@ -571,18 +571,30 @@ static unsigned long long tsc_per_ms(void)
 
 TEST(virt_sleeper_accrues_less_than_spinner)
 {
-	struct worker s = { .sleep = 1, .cpu = -1, .ms = 200 };
-	struct worker r = { .sleep = 0, .cpu = -1, .ms = 200 };
+	struct worker s, r;
 	pthread_t ts, tr;
+	int try;
 
-	ASSERT_EQ(0, pthread_create(&ts, NULL, worker_fn, &s));
-	ASSERT_EQ(0, pthread_create(&tr, NULL, worker_fn, &r));
-	pthread_join(ts, NULL);
-	pthread_join(tr, NULL);
-	ASSERT_EQ(0, s.err);
-	ASSERT_EQ(0, r.err);
-	TH_LOG("sleeper %llu, spinner %llu TSC ticks; the spinner ran %llu us", s.tsc, r.tsc,
-	       r.ran_ns / 1000);
+	/*
+	 * Up to 3 tries, the last one judged: a host busy enough to take
+	 * the vCPU away while the sleeper runs stretches its microseconds
+	 * (26 % of the spinner's once, with two kernels building beside
+	 * the guest); it does not do so three times in a row.
+	 */
+	for (try = 0; try < 3; try++) {
+		s = (struct worker){ .sleep = 1, .cpu = -1, .ms = 200 };
+		r = (struct worker){ .sleep = 0, .cpu = -1, .ms = 200 };
+		ASSERT_EQ(0, pthread_create(&ts, NULL, worker_fn, &s));
+		ASSERT_EQ(0, pthread_create(&tr, NULL, worker_fn, &r));
+		pthread_join(ts, NULL);
+		pthread_join(tr, NULL);
+		ASSERT_EQ(0, s.err);
+		ASSERT_EQ(0, r.err);
+		TH_LOG("sleeper %llu, spinner %llu TSC ticks; the spinner ran %llu us", s.tsc,
+		       r.tsc, r.ran_ns / 1000);
+		if (s.tsc * 4 < r.tsc && r.tsc * 2000000 > r.ran_ns * tsc_per_ms())
+			break;
+	}
 	/*
 	 * The spinner accrues what it ran (at least half of it, for the
 	 * rate's error): its CPU time, not the wall clock's 200 ms, which
