@@ -67,7 +67,13 @@ static void run(char *prefix, char *cmd)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	child_done = timed_out = 0;
 	if (timeout) {
-		/* No SA_RESTART: the handlers may interrupt the read below. */
+		/*
+		 * SA_RESTART: without it the command's SIGCHLD could interrupt
+		 * a write of its output to the console, and stdio then dropped
+		 * the line (once, a ctest's last line).  The read below ends at
+		 * EOF, which the handlers' kill of the group brings.
+		 */
+		sa.sa_flags = SA_RESTART;
 		sa.sa_handler = on_alarm;
 		sigaction(SIGALRM, &sa, NULL);
 		sa.sa_handler = on_chld;
