@@ -14,7 +14,6 @@
  * output pipe open and the run would wait for it.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,14 +102,7 @@ static void run(char *prefix, char *cmd)
 	out = fdopen(fds[0], "r");
 	raw = !strncmp(prefix, "raw-", 4);
 	/* Long lines come in pieces: the prefix goes at the start of a line only. */
-	while (out) {
-		if (!fgets(line, sizeof(line), out)) {
-			if (ferror(out) && errno == EINTR) {	/* a handler ran */
-				clearerr(out);
-				continue;
-			}
-			break;
-		}
+	while (out && fgets(line, sizeof(line), out)) {
 		if (!raw && bol)
 			printf("%s: ", prefix);
 		fputs(line, stdout);
@@ -123,7 +115,7 @@ static void run(char *prefix, char *cmd)
 	if (timeout) {
 		alarm(0);
 		while (!child_done) {
-			/* EINTR or ECHILD: on_chld has reaped it. */
+			/* ECHILD: on_chld has reaped it. */
 			if (waitpid(pid, &status, 0) == pid) {
 				child_status = status;
 				child_done = 1;
