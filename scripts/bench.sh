@@ -9,7 +9,8 @@
 # of the series when unused is counted exactly on ppc64, in instructions
 # per context switch (the POWER PMU that QEMU emulates counts every
 # instruction, kernel included), against the unpatched kernel of the same
-# configuration.
+# configuration; and the cost of each counter setup, in instructions per
+# context switch on x86_64 and ppc64, by the clock under QEMU's -icount.
 # Writes bench/results.md and bench/results.json.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -45,6 +46,11 @@ run ppc64 POWER9 bench "$tmp/ppc64.patched.txt"
 # builds it, and cached), on the same bench kernels.
 run x86_64 max papi-bench "$tmp/x86_64.papi.txt"
 run ppc64 POWER9 papi-bench "$tmp/ppc64.papi.txt"
+# Instructions per switch with each setup of the timed switch rows,
+# counted by the clock under QEMU's -icount shift=0 (one CPU): exact, so
+# one boot each.
+run x86_64 max bench-icount "$tmp/x86_64.icount.txt"
+run ppc64 POWER9 bench-icount "$tmp/ppc64.icount.txt"
 if ((full)); then
 	# The kernels booted in turn; each kernel's median boot is kept.
 	for i in 1 2 3 4 5; do
@@ -148,8 +154,9 @@ for arch, cpu, n, kinds in (('x86_64', 'qemu-tcg max', 5, ('off', 'switch')),
                               baseline=b['what'], ratio=r['median'] / b['median']))
     for r in extra:
         r['group'] = 'unused series'
-    allrows = patched + rows(f'{tmp}/{arch}.papi.txt') + extra
-    runnotes = notes(f'{tmp}/{arch}.patched.txt') + notes(f'{tmp}/{arch}.papi.txt')
+    allrows = patched + rows(f'{tmp}/{arch}.papi.txt') + rows(f'{tmp}/{arch}.icount.txt') + extra
+    runnotes = (notes(f'{tmp}/{arch}.patched.txt') + notes(f'{tmp}/{arch}.papi.txt') +
+                [n for n in notes(f'{tmp}/{arch}.icount.txt') if '(icount)' in n])
     if arch == 'ppc64':
         ins, ins_notes = insn_rows()
         allrows += ins

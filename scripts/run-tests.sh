@@ -13,6 +13,9 @@
 #                                 MODE: kselftest | demo | bench | bench-base
 #                                       | bench-off | bench-switch
 #                                       | bench-insns[-base|-off] (ppc64)
+#                                       | bench-icount (instructions per
+#                                       switch by the clock, under
+#                                       -icount shift=0, one CPU)
 #                                       | bench-memory
 #                                       | papi (PAPI with the perfctr
 #                                       component: x86_64, ppc64;
@@ -47,7 +50,8 @@ x86_64-rt) arch=x86_64 ;;
 ppc64be) arch=ppc32 ;;	# ppc32 user space on the big-endian ppc64 kernel
 esac
 src=$CACHE/src out=$CACHE/build/$label kout=$out
-[[ $mode == bench || $mode == bench-switch || $mode == bench-memory || $mode == papi-bench ]] &&
+[[ $mode == bench || $mode == bench-switch || $mode == bench-memory || $mode == papi-bench ||
+   $mode == bench-icount ]] &&
 	kout=$CACHE/build/$arch-bench
 [[ $mode == bench-base ]] && kout=$CACHE/build/$arch-bench-base
 [[ $mode == bench-off ]] && kout=$CACHE/build/$arch-bench-off
@@ -155,6 +159,7 @@ if [[ $arch != x86_64 || $mode == papi* ]]; then
 		demo) echo "raw-demo ./perfctr_demo" ;;
 		bench) echo "raw-bench ./perfctr_bench" ;;
 		bench-insns*) echo "raw-bench ./perfctr_bench --insns-per-switch" ;;
+		bench-icount) echo "raw-bench ./perfctr_bench --insns-per-switch-icount" ;;
 		bench-memory) echo "raw-bench ./perfctr_bench --memory" ;;
 		bench-*) echo "raw-bench ./perfctr_bench --switch-only" ;;
 		papi*) ;;	# papi_pack wrote the run file
@@ -189,6 +194,8 @@ elif [ "$mode" = bench ]; then
 	./perfctr_bench; echo "PERFCTR-EXIT bench \$?"
 elif [ "$mode" = bench-memory ]; then
 	./perfctr_bench --memory; echo "PERFCTR-EXIT bench \$?"
+elif [ "$mode" = bench-icount ]; then
+	./perfctr_bench --insns-per-switch-icount; echo "PERFCTR-EXIT bench \$?"
 elif [ "$mode" = bench-base ] || [ "$mode" = bench-switch ] || [ "$mode" = bench-off ]; then
 	./perfctr_bench --switch-only; echo "PERFCTR-EXIT bench \$?"
 else
@@ -247,6 +254,15 @@ esac
 if [[ $label == ppc64be ]]; then
 	qemu=(qemu-system-ppc64 -M pseries -accel tcg -cpu "$cpu" -smp 2 -m 1024
 	      -kernel "$kout/vmlinux" -append "console=hvc0 panic=-1")
+fi
+# Instructions by the clock: QEMU's virtual clock advances a nanosecond
+# per instruction executed (of every CPU: one CPU), and the guest's TSC
+# and timebase follow it; sleep=off keeps idle time out of it.
+if [[ $mode == bench-icount ]]; then
+	for ((i = 0; i < ${#qemu[@]}; i++)); do
+		if [[ ${qemu[i]} == -smp ]]; then qemu[i + 1]=1; fi
+	done
+	qemu+=(-icount shift=0,sleep=off)
 fi
 log "booting $label/$cpu ($mode)"
 timeout "${PERFCTR_BOOT_TIMEOUT:-900}" "${qemu[@]}" -nographic -no-reboot \

@@ -17,7 +17,12 @@
  * system call: they run on a kernel without the series, or with
  * PERFCTR=n, too.
  *
- *   perfctr_bench [--switch-only | --insns-per-switch]
+ * --insns-per-switch-icount counts the same by the clock, under QEMU's
+ * -icount shift=0 (see insns_per_switch_icount()), with each counter
+ * setup of the timed switch rows.
+ *
+ *   perfctr_bench [--switch-only | --insns-per-switch |
+ *                  --insns-per-switch-icount | --memory]
  *                                    markdown table, then JSON
  */
 #define _GNU_SOURCE
@@ -514,40 +519,56 @@ struct pp {
 	int rfd, wfd, rounds, mode;
 };
 
-static void *pp_thread(void *arg)
+/* The calling thread's counters for @mode: its descriptors in @fd, @fd2. */
+static void counters_start(int mode, int *fd, int *fd2)
 {
-	struct pp *p = arg;
-	cpu_set_t set;
-	int i, fd = -1, fd2 = -1;
-	char c;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-	switch (p->mode) {
+	*fd = *fd2 = -1;
+	switch (mode) {
 	case CNT_TSC:
-		fd = tsc_state();
+		*fd = tsc_state();
 		break;
 	case CNT_TSC_PMC:
-		fd = pmc_state(2);
+		*fd = pmc_state(2);
 		break;
 	case CNT_PERF:
-		fd = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0);
+		*fd = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0);
 		break;
 	case CNT_PERF_HW:
-		fd = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0);
-		fd2 = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0);
+		*fd = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0);
+		*fd2 = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0);
 		break;
 	}
-	for (i = 0; i < p->rounds; i++)
-		if (read(p->rfd, &c, 1) != 1 || write(p->wfd, &c, 1) != 1)
-			exit(1);
-	if (p->mode == CNT_TSC || p->mode == CNT_TSC_PMC)
+	if (mode != CNT_NONE && (*fd < 0 || (mode == CNT_PERF_HW && *fd2 < 0))) {
+		perror("counters for the switch benchmark");
+		exit(1);
+	}
+}
+
+static void counters_stop(int mode, int fd, int fd2)
+{
+	if (mode == CNT_TSC || mode == CNT_TSC_PMC)
 		vperfctr_unlink(fd);
 	if (fd >= 0)
 		close(fd);
 	if (fd2 >= 0)
 		close(fd2);
+}
+
+static void *pp_thread(void *arg)
+{
+	struct pp *p = arg;
+	cpu_set_t set;
+	int i, fd, fd2;
+	char c;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	counters_start(p->mode, &fd, &fd2);
+	for (i = 0; i < p->rounds; i++)
+		if (read(p->rfd, &c, 1) != 1 || write(p->wfd, &c, 1) != 1)
+			exit(1);
+	counters_stop(p->mode, fd, fd2);
 	return NULL;
 }
 
@@ -628,8 +649,21 @@ static void bench_switch(const char *none_name)
 #define IPS_ROUNDS	10
 #define IPS_REPS	5001
 
+/*
+ * --insns-per-switch-icount: the same ping-pong, counted by the clock
+ * user space reads (perfctr_rdtsc(): the TSC, the timebase) under QEMU's
+ * -icount shift=0, where the virtual clock advances one nanosecond per
+ * instruction executed, and the clocks the guest reads follow it.  The
+ * clock counts every instruction of the machine (boot it with one CPU),
+ * and unlike a CPU counter of perf_events' it leaves the PMU free: both
+ * threads can run each mode of the timed switch rows, perfctr's PMCs and
+ * perf's hardware events included.  A tick is a fixed number of
+ * instructions (the timebase's 512 MHz: 1.95), found by ips_calibrate().
+ */
 struct ips {
 	int ab[2], ba[2];
+	int mode;		/* CNT_*: what both threads count */
+	int cfd;		/* CPU 0's instructions counter; -1: the clock */
 	long nvcsw, nivcsw;
 };
 
@@ -652,9 +686,11 @@ static void *ips_answer(void *arg)
 {
 	struct ips *p = arg;
 	struct rusage ru;
+	int fd, fd2;
 	char c;
 
 	pin_cpu0_fifo();
+	counters_start(p->mode, &fd, &fd2);
 	for (;;) {
 		if (read(p->ab[0], &c, 1) != 1)
 			exit(1);
@@ -663,6 +699,7 @@ static void *ips_answer(void *arg)
 		if (write(p->ba[1], &c, 1) != 1)
 			exit(1);
 	}
+	counters_stop(p->mode, fd, fd2);
 	getrusage(RUSAGE_THREAD, &ru);
 	p->nvcsw = ru.ru_nvcsw;
 	p->nivcsw = ru.ru_nivcsw;
@@ -675,27 +712,29 @@ struct count3 {
 
 static struct count3 ips_read(int cfd)
 {
-	struct count3 v;
+	struct count3 v = { 0 };
 
-	if (read(cfd, &v, sizeof(v)) != sizeof(v)) {
+	if (cfd < 0) {
+		v.value = perfctr_rdtsc();
+	} else if (read(cfd, &v, sizeof(v)) != sizeof(v)) {
 		perror("read CPU 0 instructions counter");
 		exit(1);
 	}
 	return v;
 }
 
-/* Instructions counted on CPU 0 over @rounds rounds (A's side). */
-static unsigned long long ips_window(struct ips *p, int cfd, int rounds)
+/* Instructions (or clock ticks) counted over @rounds rounds (A's side). */
+static unsigned long long ips_window(struct ips *p, int rounds)
 {
 	struct count3 c0, c1;
 	char c = 'x';
 	int i;
 
-	c0 = ips_read(cfd);
+	c0 = ips_read(p->cfd);
 	for (i = 0; i < rounds; i++)
 		if (write(p->ab[1], &c, 1) != 1 || read(p->ba[0], &c, 1) != 1)
 			exit(1);
-	c1 = ips_read(cfd);
+	c1 = ips_read(p->cfd);
 	if (c1.enabled - c0.enabled != c1.running - c0.running) {
 		fprintf(stderr, "the CPU 0 counter was multiplexed\n");
 		exit(1);
@@ -703,52 +742,45 @@ static unsigned long long ips_window(struct ips *p, int cfd, int rounds)
 	return c1.value - c0.value;
 }
 
-static void insns_per_switch(void)
+/*
+ * One row: @p's mode on both threads (B started here, A the caller),
+ * IPS_REPS windows less the cost of reading the counter, @per_tick
+ * instructions a count.  Returns the most frequent window's figure.
+ */
+static double ips_row(struct ips *p, const char *group, const char *name,
+		      const char *baseline, double per_tick)
 {
-	const char *name = "switch: instructions on CPU 0, kernel included";
+	static double s[IPS_REPS], ovs[IPS_REPS];
 	unsigned long long over = ~0ULL, w;
-	double s[IPS_REPS], ovs[IPS_REPS];
-	struct perf_event_attr attr;
-	struct ips p = { 0 };
+	int i, j, atmin, nmode = 0, fd, fd2;
 	struct rusage r0, r1;
-	int cfd, i, j, atmin, nmode = 0;
 	double mode = 0;
 	pthread_t tb;
 	char c = 'q';
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_HARDWARE;
-	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
-	attr.exclude_hv = 1;		/* pseries: the kernel is not the hypervisor */
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	cfd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, 0);
-	if (cfd < 0) {
-		perror("perf_event_open instructions, CPU 0");
+	if (pipe(p->ab) || pipe(p->ba) || pthread_create(&tb, NULL, ips_answer, p))
 		exit(1);
-	}
-	pin_cpu0_fifo();
-	if (pipe(p.ab) || pipe(p.ba) || pthread_create(&tb, NULL, ips_answer, &p))
-		exit(1);
+	counters_start(p->mode, &fd, &fd2);
 	/* Warm up (B pinned and waiting, pipe pages allocated), then the
 	 * cost of reading the counter alone.
 	 */
 	for (i = 0; i < 5; i++)
-		ips_window(&p, cfd, IPS_ROUNDS);
+		ips_window(p, IPS_ROUNDS);
 	for (i = 0; i < IPS_REPS; i++) {
-		w = ips_window(&p, cfd, 0);
+		w = ips_window(p, 0);
 		ovs[i] = w;
 		if (w < over)
 			over = w;
 	}
 	getrusage(RUSAGE_THREAD, &r0);
 	for (i = 0; i < IPS_REPS; i++)
-		s[i] = (double)(ips_window(&p, cfd, IPS_ROUNDS) - over) / (2 * IPS_ROUNDS);
+		s[i] = (double)(ips_window(p, IPS_ROUNDS) - over) * per_tick / (2 * IPS_ROUNDS);
 	getrusage(RUSAGE_THREAD, &r1);
-	if (write(p.ab[1], &c, 1) != 1 || pthread_join(tb, NULL))
+	if (write(p->ab[1], &c, 1) != 1 || pthread_join(tb, NULL))
 		exit(1);
-	close(cfd);
-	add_row_n("instructions per switch", name, "insns/switch", NULL, s, IPS_REPS);
+	counters_stop(p->mode, fd, fd2);
+	close(p->ab[0]); close(p->ab[1]); close(p->ba[0]); close(p->ba[1]);
+	add_row_n(group, name, "insns/switch", baseline, s, IPS_REPS);
 	for (atmin = 0; atmin < IPS_REPS && s[atmin] == s[0]; atmin++)
 		;
 	/* The most frequent count (s[] is sorted). */
@@ -761,23 +793,146 @@ static void insns_per_switch(void)
 		}
 	}
 	qsort(ovs, IPS_REPS, sizeof(double), cmp_double);
-	printf("BENCH-NOTE instructions per switch: %d windows of %d switches, ",
-	       IPS_REPS, 2 * IPS_ROUNDS);
+	printf("BENCH-NOTE instructions per switch: %s%s%d windows of %d switches, ",
+	       p->cfd < 0 ? name : "", p->cfd < 0 ? ": " : "", IPS_REPS, 2 * IPS_ROUNDS);
 	printf("%d of them at the minimum %.2f, median %.2f, ",
 	       atmin, s[0], s[IPS_REPS / 2]);
 	printf("most frequent %.2f (%d windows), maximum %.2f; ",
 	       mode, nmode, s[IPS_REPS - 1]);
-	printf("reading the counter, subtracted: %llu instructions (median %.0f)\n",
-	       over, ovs[IPS_REPS / 2]);
+	printf("reading the counter, subtracted: %.0f instructions (median %.0f)\n",
+	       over * per_tick, ovs[IPS_REPS / 2] * per_tick);
 	printf("BENCH-NOTE instructions per switch: involuntary switches of A in the windows %ld, ",
 	       r1.ru_nivcsw - r0.ru_nivcsw);
 	printf("voluntary %ld (expected %d); of B in the whole run %ld, voluntary %ld\n",
-	       r1.ru_nvcsw - r0.ru_nvcsw, IPS_REPS * IPS_ROUNDS, p.nivcsw, p.nvcsw);
+	       r1.ru_nvcsw - r0.ru_nvcsw, IPS_REPS * IPS_ROUNDS, p->nivcsw, p->nvcsw);
 	/* A pipe write and read are some hundreds of kernel instructions. */
 	if (s[0] < 200) {
-		fprintf(stderr, "%.1f instructions per switch: the PMU does not count the kernel\n",
-			s[0]);
+		fprintf(stderr, "%.1f instructions per switch: the %s does not count the kernel\n",
+			s[0], p->cfd < 0 ? "clock" : "PMU");
 		exit(1);
+	}
+	return mode;
+}
+
+static void insns_per_switch(void)
+{
+	struct perf_event_attr attr;
+	struct ips p = { .mode = CNT_NONE };
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+	attr.exclude_hv = 1;		/* pseries: the kernel is not the hypervisor */
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	p.cfd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, 0);
+	if (p.cfd < 0) {
+		perror("perf_event_open instructions, CPU 0");
+		exit(1);
+	}
+	pin_cpu0_fifo();
+	ips_row(&p, "instructions per switch",
+		"switch: instructions on CPU 0, kernel included", NULL, 1);
+	close(p.cfd);
+}
+
+/* @n rounds of a loop of known length: spin_insns(@n) instructions. */
+static void spin(unsigned long n)
+{
+#if defined(__powerpc__)
+	__asm__ __volatile__("mtctr %0\n1:\tbdnz 1b" : : "r"(n) : "ctr");
+#else
+	__asm__ __volatile__("1:\tdec %0\n\tjnz 1b" : "+r"(n) : : "cc");
+#endif
+}
+
+static unsigned long spin_insns(unsigned long n)
+{
+#if defined(__powerpc__)
+	return n + 1;
+#else
+	return 2 * n;
+#endif
+}
+
+/* The fewest clock ticks a spin of @n took, and in how many of 7 tries. */
+static unsigned long long spin_ticks(unsigned long n, int *nmin)
+{
+	unsigned long long t, best = ~0ULL, d[7];
+	int i;
+
+	for (i = 0; i < 7; i++) {
+		t = perfctr_rdtsc();
+		spin(n);
+		d[i] = perfctr_rdtsc() - t;
+		if (d[i] < best)
+			best = d[i];
+	}
+	for (*nmin = i = 0; i < 7; i++)
+		*nmin += d[i] <= best + 1;
+	return best;
+}
+
+/*
+ * Instructions per clock tick, if the clock counts instructions: the
+ * same loop takes the same ticks, to one, in most tries, and a loop
+ * twice as long as many more ticks as the instructions it adds (less
+ * a few: reading the clock).  Under TCG without -icount the clock
+ * follows the host's, which no two tries agree on to the tick.
+ */
+static double ips_calibrate(void)
+{
+	const unsigned long n = 200000;
+	unsigned long long t1, t2;
+	double per_tick, extra;
+	int m1, m2;
+
+	t1 = spin_ticks(n, &m1);
+	t2 = spin_ticks(2 * n, &m2);
+	per_tick = t2 > t1 ? (double)(spin_insns(2 * n) - spin_insns(n)) / (t2 - t1) : 0;
+	extra = t1 * per_tick - spin_insns(n);
+	printf("BENCH-NOTE instructions per switch (icount): ");
+	printf("a loop of %lu instructions took %llu ticks (%d of 7 tries within a tick), ",
+	       spin_insns(n), t1, m1);
+	printf("one of %lu %llu (%d of 7): %.4f instructions a tick, %.1f more counted\n",
+	       spin_insns(2 * n), t2, m2, per_tick, extra);
+	if (m1 < 4 || m2 < 4 || per_tick <= 0 || extra < -2 || extra > 20) {
+		fprintf(stderr, "the clock does not count instructions: %s\n",
+			"run under QEMU with -icount shift=0");
+		exit(1);
+	}
+	return per_tick;
+}
+
+static void insns_per_switch_icount(int have_pmc)
+{
+	static const char * const names[] = { "switch: no counters",
+		"switch: TSC on (perfctr)", "switch: task-clock (perf_event)",
+		"switch: TSC + 2 PMCs (perfctr)",
+		"switch: instructions + cycles (perf_event)" };
+	/*
+	 * perf_events' last: closing its task events leaves its switch
+	 * hooks on (perf_sched_events) for a second or so, which a row
+	 * after them would pay.
+	 */
+	static const int order[] = { CNT_NONE, CNT_TSC, CNT_TSC_PMC, CNT_PERF, CNT_PERF_HW };
+	const char *group = "instructions per switch (icount)";
+	struct ips p = { .cfd = -1 };
+	double per_tick, mode[NR_CNT];
+	int i, m;
+
+	pin_cpu0_fifo();
+	per_tick = ips_calibrate();
+	for (i = 0; i < NR_CNT; i++) {
+		m = order[i];
+		if (!have_pmc && (m == CNT_TSC_PMC || m == CNT_PERF_HW))
+			continue;
+		p.mode = m;
+		mode[m] = ips_row(&p, group, names[m], m ? names[0] : NULL, per_tick);
+		/* The row gives the most frequent window, as its figure. */
+		rows[nrows - 1].median = mode[m];
+		printf("BENCH-NOTE instructions per switch (icount): %s %.2f, ", names[m], mode[m]);
+		printf("%+.2f against no counters\n", mode[m] - mode[CNT_NONE]);
 	}
 }
 
@@ -1076,6 +1231,22 @@ int main(int argc, char **argv)
 			execv("/proc/self/exe", argv);
 		}
 		insns_per_switch();
+		print_table();
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "--insns-per-switch-icount")) {
+		int pers = personality(0xffffffff);
+
+		if (pers != -1 && !(pers & ADDR_NO_RANDOMIZE)) {
+			personality(pers | ADDR_NO_RANDOMIZE);
+			execv("/proc/self/exe", argv);
+		}
+		if (perfctr_info(&info, NULL, NULL)) {
+			perror("perfctr_info");
+			return 1;
+		}
+		insns_per_switch_icount((info.cpu_features & PERFCTR_FEATURE_RDPMC) &&
+					info.cpu_type);
 		print_table();
 		return 0;
 	}
