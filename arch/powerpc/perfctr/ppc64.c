@@ -142,6 +142,31 @@ static void ppc64_suspend_pmcs(struct perfctr_cpu_state *state)
 	}
 }
 
+/* Load MMCR1 and MMCR2 where they differ from the CPU's cache. */
+static noinline void ppc64_load_mmcrs(struct perfctr_ppc_cache *cache, u64 mmcr1, u64 mmcr2)
+{
+	/* Once per reservation: then only what differs from the CPU's cache. */
+	if (!cache->loaded) {
+		ppc_enable_pmcs();
+		mtspr(SPRN_MMCRA, 0);
+		mtspr(SPRN_MMCR2, mmcr2);
+		/*
+		 * ISA v3.1 (POWER10): MMCR3 extends PMC1-4's event selects;
+		 * what perf_events left there would change the events.
+		 */
+		if (cpu_has_feature(CPU_FTR_ARCH_31))
+			mtspr(SPRN_MMCR3, 0);
+		cache->mmcr2 = mmcr2;
+		cache->loaded = true;
+	}
+	if (cache->mmcr2 != mmcr2) {
+		mtspr(SPRN_MMCR2, mmcr2);
+		cache->mmcr2 = mmcr2;
+	}
+	mtspr(SPRN_MMCR1, mmcr1);
+	cache->mmcr1 = mmcr1;
+}
+
 /* Load MMCR1/MMCRA/MMCR2 for a control, and compute its running MMCR0. */
 static void ppc64_load_control(const struct perfctr_cpu_state *state,
 			       struct perfctr_ppc_cache *cache)
@@ -160,29 +185,8 @@ static void ppc64_load_control(const struct perfctr_cpu_state *state,
 			mmcr0 |= MMCR0_PMXE | MMCR0_FCECE |
 				 (pmc == 0 ? MMCR0_PMC1CE : PPC64_MMCR0_PMCXCE);
 	}
-	/* Once per reservation: then only what differs from the CPU's cache. */
-	if (!cache->loaded) {
-		ppc_enable_pmcs();
-		mtspr(SPRN_MMCRA, 0);
-		mtspr(SPRN_MMCR2, mmcr2);
-		/*
-		 * ISA v3.1 (POWER10): MMCR3 extends PMC1-4's event selects;
-		 * what perf_events left there would change the events.
-		 */
-		if (cpu_has_feature(CPU_FTR_ARCH_31))
-			mtspr(SPRN_MMCR3, 0);
-		cache->mmcr2 = mmcr2;
-		cache->loaded = true;
-	} else if (cache->mmcr1 == mmcr1 && cache->mmcr2 == mmcr2) {
-		goto out;
-	}
-	if (cache->mmcr2 != mmcr2) {
-		mtspr(SPRN_MMCR2, mmcr2);
-		cache->mmcr2 = mmcr2;
-	}
-	mtspr(SPRN_MMCR1, mmcr1);
-	cache->mmcr1 = mmcr1;
-out:
+	if (!cache->loaded || cache->mmcr1 != mmcr1 || cache->mmcr2 != mmcr2)
+		ppc64_load_mmcrs(cache, mmcr1, mmcr2);
 	cache->id = state->k1.id;
 	cache->mmcr0 = mmcr0;
 }
@@ -200,35 +204,47 @@ static unsigned int ppc64_idle_pmcs(const struct perfctr_cpu_state *state)
 	return GENMASK(PPC64_NR_PMCS - 1, 1) & ~used;
 }
 
+/*
+ * The resume of a state with i-mode counters, out of line: the a-mode
+ * resume of every context switch then needs no stack frame.
+ */
+static noinline void ppc64_resume_ictrs(struct perfctr_cpu_state *state,
+					struct perfctr_ppc_cache *cache)
+{
+	unsigned int i, nractrs = perfctr_cstatus_nractrs(state->cstatus);
+	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	unsigned int idle = ppc64_idle_pmcs(state);
+
+	/* i-mode counts still in this CPU's PMCs need no reload. */
+	if (state->k1.isuspend_cpu != smp_processor_id() || cache->iid != state->k1.id)
+		for (i = nractrs; i < nrctrs; i++)
+			ppc64_write_pmc(state->pmc[i].map, state->pmc[i].start);
+	cache->iid = 0;
+	/* Far from negative: see the top of this file. */
+	for (i = 0; i < nractrs; i++) {
+		ppc64_write_pmc(state->pmc[i].map, 0);
+		state->pmc[i].start = 0;
+	}
+	for (i = 0; i < PPC64_NR_PMCS; i++)
+		if (idle & BIT(i))
+			ppc64_write_pmc(i, 0);
+	mtspr(SPRN_MMCR0, cache->mmcr0);
+}
+
 static void ppc64_resume_pmcs(struct perfctr_cpu_state *state)
 {
 	struct perfctr_ppc_cache *cache = this_cpu_ptr(&perfctr_ppc_cache);
 	unsigned int i, nractrs = perfctr_cstatus_nractrs(state->cstatus);
-	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
 
 	if (cache->id != state->k1.id)
 		ppc64_load_control(state, cache);
-	/* i-mode counts still in this CPU's PMCs need no reload. */
-	if (nrctrs > nractrs &&
-	    (state->k1.isuspend_cpu != smp_processor_id() || cache->iid != state->k1.id))
-		for (i = nractrs; i < nrctrs; i++)
-			ppc64_write_pmc(state->pmc[i].map, state->pmc[i].start);
-	cache->iid = 0;
-	if (nrctrs > nractrs) {
-		unsigned int idle = ppc64_idle_pmcs(state);
-
-		/* Far from negative: see the top of this file. */
-		for (i = 0; i < nractrs; i++) {
-			ppc64_write_pmc(state->pmc[i].map, 0);
-			state->pmc[i].start = 0;
-		}
-		for (i = 0; i < PPC64_NR_PMCS; i++)
-			if (idle & BIT(i))
-				ppc64_write_pmc(i, 0);
-	} else {
-		for (i = 0; i < nractrs; i++)
-			state->pmc[i].start = ppc64_read_pmc(state->pmc[i].map);
+	if (perfctr_cstatus_has_ictrs(state->cstatus)) {
+		ppc64_resume_ictrs(state, cache);
+		return;
 	}
+	cache->iid = 0;
+	for (i = 0; i < nractrs; i++)
+		state->pmc[i].start = ppc64_read_pmc(state->pmc[i].map);
 	mtspr(SPRN_MMCR0, cache->mmcr0);
 }
 
