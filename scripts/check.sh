@@ -44,6 +44,9 @@ boot_all ppc64be ${PPC64BE_CPUS-POWER9}
 bash "$TOP/scripts/run-tests.sh" x86_64 max papi || status=1
 bash "$TOP/scripts/run-tests.sh" i386 max papi || status=1
 bash "$TOP/scripts/run-tests.sh" ppc64 POWER9 papi || status=1
+# PAPI's configure options for the component (on a copy of the x86_64
+# guests' source, built just above).
+bash "$TOP/scripts/check-papi-configure.sh" || status=1
 echo
 echo "Summary:"
 awk '{ printf "  %s %s: %d passed, %d failed\n", $1, $2, $3, $4; p += $3; f += $4 }

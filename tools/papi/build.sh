@@ -3,9 +3,9 @@
 # Build PAPI with the perfctr component: fetch Debian's PAPI source
 # (fetch.sh), copy it, apply tools/papi/patches with quilt, install
 # libperfctr from tools/lib/perfctr into the build directory, and
-# configure and make PAPI with --with-components=perfctr beside
-# perf_event and --with-virtualtimer=perfctr, against Debian's libpfm4
-# as Debian builds it.
+# configure and make PAPI with the perfctr component beside perf_event
+# (--with-perfctr-prefix, that directory) and --with-virtualtimer=perfctr,
+# against Debian's libpfm4 as Debian builds it.
 #
 #   tools/papi/build.sh [BUILD_DIR]
 #   tools/papi/build.sh --guest ARCH [BUILD_DIR]
@@ -123,7 +123,7 @@ make -C "$psrc/tools/lib/perfctr" CC="$cc" OUTPUT="$build/libperfctr/" \
 # No Fortran for the guests: F77=false fails configure's test quietly.
 log "configuring PAPI${guest:+ for the $guest guests}"
 (cd "$build/papi/src" && env CC="$cc" ${guest:+F77=false} ./configure \
-	--with-components="perfctr" \
+	--with-perfctr-prefix="$build/perfctr" \
 	--with-virtualtimer=perfctr \
 	--with-perf-events \
 	--with-pfm-incdir=/usr/include \
@@ -133,7 +133,7 @@ log "configuring PAPI${guest:+ for the $guest guests}"
 	{ tail -20 "$build/configure.log" >&2; die "configure failed"; }
 
 log "building PAPI (make -j$jobs)"
-make -C "$build/papi/src" -j"$jobs" PAPI_PERFCTR_ROOT="$build/perfctr" "${makevars[@]}" \
+make -C "$build/papi/src" -j"$jobs" "${makevars[@]}" \
 	"${targets[@]}" > "$build/make.log" 2>&1 ||
 	{ grep -n -m 20 'error' "$build/make.log" >&2 || tail -20 "$build/make.log" >&2; die "make failed"; }
 
