@@ -214,6 +214,9 @@ void perfctr_cpu_forbidden(const struct perfctr_cpu_state *state, struct cpumask
 #ifndef perfctr_pmi_save
 #define perfctr_pmi_save(flags)		((flags) = 0)
 #define perfctr_pmi_restore(flags)	((void)(flags))
+#define perfctr_pmi_is_nmi()		false
+#else
+#define perfctr_pmi_is_nmi()		true
 #endif
 
 #endif /* CONFIG_PERFCTR */

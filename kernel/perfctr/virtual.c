@@ -490,12 +490,26 @@ static void vperfctr_iresume_locked(struct vperfctr *perfctr, bool is_current)
 /*
  * The thread-management hooks (include/linux/perfctr.h), called with
  * interrupts off; where the overflow interrupt is an NMI unless masked
- * on its own (ppc64), it is masked too.
+ * on its own (ppc64), it is masked too around a state with i-mode
+ * counters.  Only those raise it: a state without them runs the PMU with
+ * the interrupt disabled (or leaves the PMU alone, TSC only), so nothing
+ * of its own can interrupt its switch, and an interrupt another state
+ * left pending finds no running state, as it would a moment later.
  */
+static inline bool vperfctr_pmi_mask(struct vperfctr *perfctr)
+{
+	return perfctr_pmi_is_nmi() &&
+	       perfctr_cstatus_has_ictrs(READ_ONCE(cpu_state(perfctr)->cstatus));
+}
+
 void __vperfctr_suspend(struct vperfctr *perfctr)
 {
 	unsigned long flags;
 
+	if (!vperfctr_pmi_mask(perfctr)) {
+		vperfctr_suspend_locked(perfctr);
+		return;
+	}
 	perfctr_pmi_save(flags);
 	vperfctr_suspend_locked(perfctr);
 	perfctr_pmi_restore(flags);
@@ -505,6 +519,10 @@ void __vperfctr_resume(struct vperfctr *perfctr)
 {
 	unsigned long flags;
 
+	if (!vperfctr_pmi_mask(perfctr)) {
+		vperfctr_resume_locked(perfctr);
+		return;
+	}
 	perfctr_pmi_save(flags);
 	vperfctr_resume_locked(perfctr);
 	perfctr_pmi_restore(flags);
