@@ -39,11 +39,13 @@ boot_all ppc32 ${PPC32_CPUS-G4}
 # ppc32 user space on the big-endian ppc64 kernel (COMPAT).
 boot_all ppc64be ${PPC64BE_CPUS-POWER9}
 # PAPI with the perfctr component (tools/papi, built for the guests and
-# cached): exact instruction counts on POWER9, the timers on x86_64 and
-# i386 (its 32-bit build).
+# cached): exact instruction counts on POWER9, the timers on x86_64,
+# i386 (its 32-bit build) and ppc32 (the G4: PAPI's bundled libpfm4, no
+# events for its CPU).
 bash "$TOP/scripts/run-tests.sh" x86_64 max papi || status=1
 bash "$TOP/scripts/run-tests.sh" i386 max papi || status=1
 bash "$TOP/scripts/run-tests.sh" ppc64 POWER9 papi || status=1
+bash "$TOP/scripts/run-tests.sh" ppc32 G4 papi || status=1
 # PAPI's configure options for the component (on a copy of the x86_64
 # guests' source, built just above).
 bash "$TOP/scripts/check-papi-configure.sh" || status=1

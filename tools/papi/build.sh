@@ -14,12 +14,13 @@
 # patched source, built in place (src/libpapi.so, src/utils/...),
 # perfctr/ the installed libperfctr, *.log the logs.
 #
-# --guest ARCH (x86_64, i386 or ppc64, ppc64 being little-endian): the build
-# for the test guests (scripts/run-tests.sh ARCH CPU papi), static, with
-# the utilities and src/ctests only (no Fortran: F77 is left empty),
-# perfctr as component 0 (--with-perfctr-presets), against Debian's
-# libpfm4 of that architecture (libpfm4-dev, libpfm4-dev:i386,
-# libpfm4-dev:ppc64el); i386 and ppc64 are cross-compiled.  BUILD_DIR defaults to
+# --guest ARCH (x86_64, i386, ppc64 or ppc32; ppc64 little-endian, ppc32
+# big-endian): the build for the test guests (scripts/run-tests.sh ARCH
+# CPU papi), static, with the utilities and src/ctests only (no Fortran:
+# F77 is left empty), perfctr as component 0 (--with-perfctr-presets),
+# against Debian's libpfm4 of that architecture (libpfm4-dev,
+# libpfm4-dev:i386, libpfm4-dev:ppc64el; ppc32: PAPI's bundled
+# libpfm4); all but x86_64 are cross-compiled.  BUILD_DIR defaults to
 # $PERFCTR_CACHE/papi/guest-ARCH, and is kept while the series, the
 # libperfctr tree and this script are unchanged (a stamp of their
 # contents): a second run builds nothing.
@@ -66,8 +67,21 @@ i386) cc=i686-linux-gnu-gcc
       conf=(--host=i686-linux-gnu --with-arch=i686 --with-bitmode=32
 	    --with-CPU=x86 --with-OS=linux --with-ffsll --with-tls=__thread
 	    --with-walltimer=clock_realtime --with-nativecc=gcc) ;;
-*) echo "papi: error: no guest build for $guest (x86_64, i386, ppc64)" >&2; exit 1 ;;
+# ppc32 (big-endian, the G4 guests): no libpfm4 for powerpc in Debian's
+# archive here, so PAPI's bundled src/libpfm4, cross-built; its tables
+# are the 64-bit POWER CPUs' (none for the 604-7450), so the component is
+# disabled there with its reason and the virtual timers are what runs.
+# --with-CPU=PPC970: a powerpc family, for sysdetect's sources.
+ppc32) cc=powerpc-linux-gnu-gcc
+       conf=(--host=powerpc-linux-gnu --with-arch=ppc --with-bitmode=32
+	     --with-CPU=PPC970 --with-OS=linux --with-ffsll --with-tls=__thread
+	     --with-walltimer=clock_realtime --with-nativecc=gcc) ;;
+*) echo "papi: error: no guest build for $guest (x86_64, i386, ppc64, ppc32)" >&2; exit 1 ;;
 esac
+# Debian's libpfm4 (libpfm4-dev of the guest's architecture), or PAPI's
+# bundled one where Debian has none.
+bundled_pfm=0
+[[ $guest == ppc32 ]] && bundled_pfm=1
 
 log() { echo "papi: $*" >&2; }
 die() { echo "papi: error: $*" >&2; exit 1; }
@@ -77,9 +91,15 @@ for tool in quilt rsync make "$cc"; do
 done
 multiarch=$("$cc" -print-multiarch 2>/dev/null || true)
 pfm_libdir=/usr/lib${multiarch:+/$multiarch}
-pfm_lib=$pfm_libdir/libpfm.so; [[ -n $guest ]] && pfm_lib=$pfm_libdir/libpfm.a
-[[ -f /usr/include/perfmon/pfmlib.h && -e $pfm_lib ]] ||
-	die "libpfm4 is missing: $pfm_lib (Debian: apt-get install libpfm4-dev${multiarch:+ or libpfm4-dev for $multiarch})"
+pfm_conf=(--with-pfm-incdir=/usr/include --with-pfm-libdir="$pfm_libdir")
+if ((bundled_pfm)); then
+	# Built by PAPI's make into src/libpfm4/lib.
+	pfm_libdir=$build/papi/src/libpfm4/lib pfm_conf=()
+else
+	pfm_lib=$pfm_libdir/libpfm.so; [[ -n $guest ]] && pfm_lib=$pfm_libdir/libpfm.a
+	[[ -f /usr/include/perfmon/pfmlib.h && -e $pfm_lib ]] ||
+		die "libpfm4 is missing: $pfm_lib (Debian: apt-get install libpfm4-dev${multiarch:+ or libpfm4-dev for $multiarch})"
+fi
 if [[ -n $guest ]]; then
 	# Static utilities and tests: libpfm after libpapi.a on their link
 	# lines (LDFLAGS follows the library there).
@@ -126,13 +146,20 @@ log "configuring PAPI${guest:+ for the $guest guests}"
 	--with-perfctr-prefix="$build/perfctr" \
 	--with-virtualtimer=perfctr \
 	--with-perf-events \
-	--with-pfm-incdir=/usr/include \
-	--with-pfm-libdir="$pfm_libdir" \
+	"${pfm_conf[@]}" \
 	"${conf[@]}") \
 	> "$build/configure.log" 2>&1 ||
 	{ tail -20 "$build/configure.log" >&2; die "configure failed"; }
 
 log "building PAPI (make -j$jobs)"
+# The bundled libpfm4 first, as PAPI's Rules.pfm4_pe builds it (whose
+# own target then makes everything, the utilities included, without
+# -lpfm): the utilities and tests link it.
+if ((bundled_pfm)); then
+	make -C "$build/papi/src/libpfm4" ARCH=ppc CC="$cc -m32 -Wno-override-init" lib \
+		> "$build/make-libpfm4.log" 2>&1 ||
+		{ tail -20 "$build/make-libpfm4.log" >&2; die "PAPI's libpfm4 did not build"; }
+fi
 make -C "$build/papi/src" -j"$jobs" "${makevars[@]}" \
 	"${targets[@]}" > "$build/make.log" 2>&1 ||
 	{ grep -n -m 20 'error' "$build/make.log" >&2 || tail -20 "$build/make.log" >&2; die "make failed"; }
