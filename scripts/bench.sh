@@ -6,11 +6,11 @@
 # against its perf_event component), on x86_64 and ppc64.  The bench kernels are
 # built without the debug checkers of the test kernels (KASAN, lockdep,
 # ...), which would weigh on the system calls, not the hooks.  The cost
-# of the series when unused is counted exactly on ppc64, in instructions
-# per context switch (the POWER PMU that QEMU emulates counts every
-# instruction, kernel included), against the unpatched kernel of the same
-# configuration; and the cost of each counter setup, in instructions per
-# context switch on x86_64 and ppc64, by the clock under QEMU's -icount.
+# of each counter setup, in instructions per context switch on x86_64 and
+# ppc64, is counted exactly by the clock under QEMU's -icount (which
+# advances one nanosecond per instruction, kernel included); so is the
+# cost of the series when unused, against the unpatched kernel of the
+# same configuration (ppc64; x86_64 too with BENCH_FULL).
 # Writes bench/results.md and bench/results.json.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -64,21 +64,23 @@ if ((full)); then
 		fi
 	done
 fi
-# The ppc64 kernels in instructions per switch: each boot's figure is
-# exact, and moves from boot to boot by a few instructions at most,
-# whatever the host load; the median boot is kept.
-insn_boots=3 insn_kinds="base switch"
-((full)) && insn_boots=5 insn_kinds="base off switch"
-for ((i = 1; i <= insn_boots; i++)); do
+# The unused series, exactly: the row without counters of an icount
+# boot of the unpatched bench kernel (and with BENCH_FULL of the
+# PERFCTR=n one; and on x86_64, whose bench-base and bench-off kernels
+# only BENCH_FULL builds) against the same row of the patched kernel's
+# icount boot above.  That row runs first, before any state has turned the
+# switch hooks' static branch on: the series built in and unused.
+insn_arches=ppc64 insn_kinds="base switch"
+((full)) && insn_arches="x86_64 ppc64" insn_kinds="base off switch"
+for a in $insn_arches; do
+	c=POWER9; [[ $a == x86_64 ]] && c=max
 	for m in $insn_kinds; do
-		mode=bench-insns-$m; [[ $m == switch ]] && mode=bench-insns
-		run ppc64 POWER9 "$mode" "$tmp/ppc64.insns-$m.$i.txt"
+		[[ $m == switch ]] || run "$a" "$c" "bench-icount-$m" "$tmp/$a.icount-$m.txt"
 	done
 done
-
-python3 - "$tmp" "$TOP/bench" "$insn_boots" "$insn_kinds" "$full" <<'PY'
+python3 - "$tmp" "$TOP/bench" "$insn_arches" "$insn_kinds" "$full" <<'PY'
 import json, re, sys
-tmp, outdir, INSN_BOOTS = sys.argv[1], sys.argv[2], int(sys.argv[3])
+tmp, outdir, INSN_ARCHES = sys.argv[1], sys.argv[2], sys.argv[3].split()
 INSN_KINDS, FULL = sys.argv[4].split(), sys.argv[5] == '1'
 def rows(path):
     for line in open(path):
@@ -97,48 +99,26 @@ runs, md = [], []
 names = {'base': 'kernel without the series',
          'off': 'series applied, PERFCTR=n',
          'switch': 'series, no counters in use'}
-def insn_rows():
-    # Each boot's figure is its most frequent window (no interrupt; see
-    # perfctr_bench.c): the row shows the median boot and the spread
-    # across the boots.
+def insn_rows(arch):
+    # The icount boots' row without counters (its figure: the most
+    # frequent window), one boot per kernel; the clock counts every
+    # instruction, so boots repeat to a few hundredths.
     out, base, ns = [], None, []
     for k in INSN_KINDS:
-        paths = [f'{tmp}/ppc64.insns-{k}.{i}.txt' for i in range(1, INSN_BOOTS + 1)]
-        boots, mins, meds, nmode, invol = [], [], [], [], 0
-        for p in paths:
-            rows(p)
-            t = ' '.join(notes(p))
-            m = re.search(r'(\d+) windows of \d+ switches, \d+ of them at the minimum '
-                          r'([\d.]+), median ([\d.]+), most frequent ([\d.]+) '
-                          r'\((\d+) windows\)', t)
-            if not m:
-                sys.exit(f'no instructions-per-switch note in {p}')
-            boots.append(float(m[4]))
-            nmode.append(f'{m[5]}/{m[1]}')
-            mins.append(float(m[2]))
-            meds.append(float(m[3]))
-            # Involuntary switches would mean a preempting wakeup.
-            invol += sum(int(x) for x in re.findall(r'involuntary switches [^0-9]*(\d+)', t))
-            invol += sum(int(x) for x in re.findall(r'of B in the whole run (\d+)', t))
-        s = sorted(boots)
-        r = {'group': 'instructions per switch',
-             'what': f'switch: {names[k]} ({INSN_BOOTS} boots)',
-             'unit': 'insns/switch', 'median': s[len(s) // 2], 'min': s[0],
-             'max': s[-1], 'boots': boots, 'boot_minima': mins,
-             'boot_medians': meds, 'baseline': None, 'ratio': 1.0}
+        p = f'{tmp}/{arch}.icount' + ('' if k == 'switch' else f'-{k}') + '.txt'
+        r = next((r for r in rows(p) if r['what'] == 'switch: no counters'), None)
+        if r is None:
+            sys.exit(f'no row without counters in {p}')
+        r = dict(r, group='unused series (icount)', what=f'switch: {names[k]}')
         if base is None:
             base = r
         else:
             r.update(baseline=base['what'], ratio=r['median'] / base['median'],
                      diff=r['median'] - base['median'])
         out.append(r)
-        f = lambda v: ', '.join(f'{x:.2f}' for x in v)
-        ns.append(f"instructions per switch, {names[k]}: most frequent window per boot "
-                  f"{f(boots)} ({nmode and ', '.join(nmode)} windows); minimum window "
-                  f"{f(mins)}; median window {f(meds)}; involuntary switches {invol}"
+        ns.append(f"instructions per switch by the clock, {names[k]}: {r['median']:.2f}"
                   + ('' if r is base else
-                     f"; {r['diff']:+.2f} per switch against the unpatched kernel "
-                     f"(minima {sorted(mins)[len(mins) // 2] - sorted(base['boot_minima'])[len(mins) // 2]:+.2f})"))
+                     f"; {r['diff']:+.2f} per switch against the unpatched kernel"))
     return out, ns
 for arch, cpu, n, kinds in (('x86_64', 'qemu-tcg max', 5, ('off', 'switch')),
                             ('ppc64', 'qemu-tcg pseries POWER9', 3, ('off', 'switch'))):
@@ -157,8 +137,8 @@ for arch, cpu, n, kinds in (('x86_64', 'qemu-tcg max', 5, ('off', 'switch')),
     allrows = patched + rows(f'{tmp}/{arch}.papi.txt') + rows(f'{tmp}/{arch}.icount.txt') + extra
     runnotes = (notes(f'{tmp}/{arch}.patched.txt') + notes(f'{tmp}/{arch}.papi.txt') +
                 [n for n in notes(f'{tmp}/{arch}.icount.txt') if '(icount)' in n])
-    if arch == 'ppc64':
-        ins, ins_notes = insn_rows()
+    if arch in INSN_ARCHES:
+        ins, ins_notes = insn_rows(arch)
         allrows += ins
         runnotes += ins_notes
     runs.append({'arch': arch, 'cpu': cpu, 'rows': allrows, 'notes': runnotes})

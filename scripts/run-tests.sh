@@ -13,9 +13,11 @@
 #                                 MODE: kselftest | demo | bench | bench-base
 #                                       | bench-off | bench-switch
 #                                       | bench-insns[-base|-off] (ppc64)
-#                                       | bench-icount (instructions per
-#                                       switch by the clock, under
-#                                       -icount shift=0, one CPU)
+#                                       | bench-icount[-base|-off]
+#                                       (instructions per switch by the
+#                                       clock, under -icount shift=0, one
+#                                       CPU; -base, -off: the unpatched
+#                                       and PERFCTR=n bench kernels)
 #                                       | bench-memory
 #                                       | papi (PAPI with the perfctr
 #                                       component: x86_64, ppc64;
@@ -57,6 +59,7 @@ src=$CACHE/src out=$CACHE/build/$label kout=$out
 [[ $mode == bench-off ]] && kout=$CACHE/build/$arch-bench-off
 # Instructions per switch on the bench kernel, bench-base or bench-off.
 [[ $mode == bench-insns* ]] && kout=$CACHE/build/$arch-bench${mode#bench-insns}
+[[ $mode == bench-icount-* ]] && kout=$CACHE/build/$arch-bench${mode#bench-icount}
 work=$CACHE/run/$label-$cpu-$mode
 case $arch in
 x86_64) karch=x86 cc=gcc ;;
@@ -159,7 +162,7 @@ if [[ $arch != x86_64 || $mode == papi* ]]; then
 		demo) echo "raw-demo ./perfctr_demo" ;;
 		bench) echo "raw-bench ./perfctr_bench" ;;
 		bench-insns*) echo "raw-bench ./perfctr_bench --insns-per-switch" ;;
-		bench-icount) echo "raw-bench ./perfctr_bench --insns-per-switch-icount" ;;
+		bench-icount*) echo "raw-bench ./perfctr_bench --insns-per-switch-icount" ;;
 		bench-memory) echo "raw-bench ./perfctr_bench --memory" ;;
 		bench-*) echo "raw-bench ./perfctr_bench --switch-only" ;;
 		papi*) ;;	# papi_pack wrote the run file
@@ -194,7 +197,7 @@ elif [ "$mode" = bench ]; then
 	./perfctr_bench; echo "PERFCTR-EXIT bench \$?"
 elif [ "$mode" = bench-memory ]; then
 	./perfctr_bench --memory; echo "PERFCTR-EXIT bench \$?"
-elif [ "$mode" = bench-icount ]; then
+elif [ "$mode" = bench-icount ] || [ "$mode" = bench-icount-base ] || [ "$mode" = bench-icount-off ]; then
 	./perfctr_bench --insns-per-switch-icount; echo "PERFCTR-EXIT bench \$?"
 elif [ "$mode" = bench-base ] || [ "$mode" = bench-switch ] || [ "$mode" = bench-off ]; then
 	./perfctr_bench --switch-only; echo "PERFCTR-EXIT bench \$?"
@@ -258,7 +261,7 @@ fi
 # Instructions by the clock: QEMU's virtual clock advances a nanosecond
 # per instruction executed (of every CPU: one CPU), and the guest's TSC
 # and timebase follow it; sleep=off keeps idle time out of it.
-if [[ $mode == bench-icount ]]; then
+if [[ $mode == bench-icount* ]]; then
 	for ((i = 0; i < ${#qemu[@]}; i++)); do
 		if [[ ${qemu[i]} == -smp ]]; then qemu[i + 1]=1; fi
 	done

@@ -309,21 +309,21 @@ static inline void perfctr_exec_thread(struct task_struct *tsk, bool secure)
 
 /*
  * switch_to() of an architecture without a context-switch work mask
- * (powerpc): a static branch, then the flag test and the hook; all of it
- * compiles away without CONFIG_PERFCTR_VIRTUAL.
+ * (powerpc), just before the stack switch: suspend prev's counters, then
+ * resume next's.  One hook, where the caller still holds both tasks'
+ * thread_structs in registers, so a kernel that has perfctr and does not
+ * use it pays one no-op instruction (the static branch) and keeps no
+ * extra value live across __switch_to(); the flag tests and the calls lie
+ * out of line.  All of it compiles away without CONFIG_PERFCTR_VIRTUAL.
  */
-static inline void perfctr_switch_out(struct task_struct *prev)
+static inline void perfctr_switch(struct task_struct *prev, struct task_struct *next)
 {
-	if (static_branch_unlikely(&perfctr_switch_hooks) &&
-	    unlikely(test_tsk_thread_flag(prev, TIF_PERFCTR)))
-		perfctr_suspend_thread(prev);
-}
-
-static inline void perfctr_switch_in(struct task_struct *next)
-{
-	if (static_branch_unlikely(&perfctr_switch_hooks) &&
-	    unlikely(test_tsk_thread_flag(next, TIF_PERFCTR)))
-		perfctr_resume_thread(next);
+	if (static_branch_unlikely(&perfctr_switch_hooks)) {
+		if (unlikely(test_tsk_thread_flag(prev, TIF_PERFCTR)))
+			perfctr_suspend_thread(prev);
+		if (unlikely(test_tsk_thread_flag(next, TIF_PERFCTR)))
+			perfctr_resume_thread(next);
+	}
 }
 #else
 static inline void perfctr_copy_thread(struct task_struct *child) { }
@@ -333,8 +333,7 @@ static inline void perfctr_suspend_thread(struct task_struct *prev) { }
 static inline void perfctr_resume_thread(struct task_struct *next) { }
 static inline void perfctr_sample_thread(struct task_struct *tsk) { }
 static inline void perfctr_exec_thread(struct task_struct *tsk, bool secure) { }
-static inline void perfctr_switch_out(struct task_struct *prev) { }
-static inline void perfctr_switch_in(struct task_struct *next) { }
+static inline void perfctr_switch(struct task_struct *prev, struct task_struct *next) { }
 #endif /* CONFIG_PERFCTR_VIRTUAL */
 
 #endif /* _LINUX_PERFCTR_H */
