@@ -162,7 +162,8 @@ if [[ $arch != x86_64 || $mode == papi* ]]; then
 		demo) echo "raw-demo ./perfctr_demo" ;;
 		bench) echo "raw-bench ./perfctr_bench" ;;
 		bench-insns*) echo "raw-bench ./perfctr_bench --insns-per-switch" ;;
-		bench-icount*) echo "raw-bench ./perfctr_bench --insns-per-switch-icount" ;;
+		bench-icount) echo "raw-bench ./perfctr_bench --insns-per-switch-icount" ;;
+		bench-icount-*) echo "raw-bench ./perfctr_bench --insns-per-switch-icount --no-perfctr" ;;
 		bench-memory) echo "raw-bench ./perfctr_bench --memory" ;;
 		bench-*) echo "raw-bench ./perfctr_bench --switch-only" ;;
 		papi*) ;;	# papi_pack wrote the run file
@@ -197,8 +198,10 @@ elif [ "$mode" = bench ]; then
 	./perfctr_bench; echo "PERFCTR-EXIT bench \$?"
 elif [ "$mode" = bench-memory ]; then
 	./perfctr_bench --memory; echo "PERFCTR-EXIT bench \$?"
-elif [ "$mode" = bench-icount ] || [ "$mode" = bench-icount-base ] || [ "$mode" = bench-icount-off ]; then
+elif [ "$mode" = bench-icount ]; then
 	./perfctr_bench --insns-per-switch-icount; echo "PERFCTR-EXIT bench \$?"
+elif [ "$mode" = bench-icount-base ] || [ "$mode" = bench-icount-off ]; then
+	./perfctr_bench --insns-per-switch-icount --no-perfctr; echo "PERFCTR-EXIT bench \$?"
 elif [ "$mode" = bench-base ] || [ "$mode" = bench-switch ] || [ "$mode" = bench-off ]; then
 	./perfctr_bench --switch-only; echo "PERFCTR-EXIT bench \$?"
 else

@@ -230,10 +230,14 @@ static inline void vperfctr_set_running(struct vperfctr *perfctr)
 	__this_cpu_write(vperfctr_running, perfctr);
 }
 
+/*
+ * Every suspend is of the state running here (current's, or the
+ * interrupt's vperfctr_running), or of one whose resume did not start
+ * it, after which nothing runs here: so no test.
+ */
 static inline void vperfctr_clear_running(struct vperfctr *perfctr)
 {
-	if (__this_cpu_read(vperfctr_running) == perfctr)
-		__this_cpu_write(vperfctr_running, NULL);
+	__this_cpu_write(vperfctr_running, NULL);
 }
 #else
 static inline void vperfctr_set_running(struct vperfctr *perfctr) { }

@@ -43,7 +43,7 @@ DEFINE_PER_CPU(struct perfctr_ppc_cache, perfctr_ppc_cache);
  */
 static atomic64_t perfctr_control_id = ATOMIC64_INIT(0);
 
-static int generic_check_control(const struct perfctr_cpu_state *state)
+static int generic_check_control(struct perfctr_cpu_state *state)
 {
 	const struct perfctr_cpu_control *cc = &state->control;
 
@@ -167,11 +167,8 @@ void perfctr_cpu_forbidden(const struct perfctr_cpu_state *state, struct cpumask
 	cpumask_clear(mask);
 }
 
-static inline u64 perfctr_read_tb(void)
-{
-	return get_tb();
-}
-
+/* 64-bit Book3S: ppc64.c has these two, with its PMC work inlined. */
+#ifndef CONFIG_PPC_BOOK3S_64
 /**
  * perfctr_cpu_suspend - stop counting and fold the period into the sums
  * @state: the running state; interrupts off
@@ -193,6 +190,7 @@ void perfctr_cpu_resume(struct perfctr_cpu_state *state)
 	if (perfctr_cstatus_nrctrs(state->cstatus))
 		static_call(perfctr_ppc_resume_pmcs)(state);
 }
+#endif
 
 /**
  * perfctr_cpu_sample - fold the counts so far into the sums, keep counting

@@ -7,6 +7,7 @@
 #define _ARCH_POWERPC_PERFCTR_PPC_H
 
 #include <linux/perfctr.h>
+#include <asm/time.h>
 
 /**
  * struct perfctr_ppc_model - one family of performance monitors
@@ -14,7 +15,8 @@
  * @cpu_type: PERFCTR_PPC_* or PERFCTR_PPC64_*
  * @nr_pmcs: number of PMCs (pmc_map values are 0..@nr_pmcs - 1)
  * @features: PERFCTR_FEATURE_RDPMC and/or PERFCTR_FEATURE_PCINT
- * @check_control: validate @state->control beyond the common rules
+ * @check_control: validate @state->control beyond the common rules; if
+ *	valid, set what the model derives from it (@state->k1.drv)
  * @suspend_pmcs: freeze the PMCs and fold their counts into the sums
  * @resume_pmcs: load the control (unless cached) and start the PMCs
  * @sample_pmcs: fold the counts so far into the sums, keep counting
@@ -26,7 +28,7 @@ struct perfctr_ppc_model {
 	unsigned int cpu_type;
 	unsigned int nr_pmcs;
 	unsigned int features;
-	int (*check_control)(const struct perfctr_cpu_state *state);
+	int (*check_control)(struct perfctr_cpu_state *state);
 	void (*suspend_pmcs)(struct perfctr_cpu_state *state);
 	void (*resume_pmcs)(struct perfctr_cpu_state *state);
 	void (*sample_pmcs)(struct perfctr_cpu_state *state);
@@ -64,6 +66,12 @@ static inline void perfctr_ppc_fold(struct perfctr_cpu_state *state,
 		state->pmc[i].sum += perfctr_pmc_delta(now, state->pmc[i].start, 32);
 		state->pmc[i].start = now;
 	}
+}
+
+/* The TSC of perfctr's ABI: the timebase. */
+static inline u64 perfctr_read_tb(void)
+{
+	return get_tb();
 }
 
 /* Common per-counter checks: a distinct counter each, ireset rules. */

@@ -80,7 +80,7 @@ static bool ppc32_mmcr0_quirk(const struct perfctr_cpu_state *state)
 	       state->control.ppc.mmcr0 & (MMCR0_FCECE | MMCR0_TRIGGER);
 }
 
-static int ppc32_check_control(const struct perfctr_cpu_state *state)
+static int ppc32_check_control(struct perfctr_cpu_state *state)
 {
 	const struct perfctr_cpu_control *cc = &state->control;
 	unsigned int i;

@@ -104,10 +104,16 @@ static void ppc64_write_pmc(unsigned int pmc, u32 val)
 	}
 }
 
-static int ppc64_check_control(const struct perfctr_cpu_state *state)
+/*
+ * Valid: the control's PMCnSEL bytes, MMCR1's low word (the control's own
+ * mmcr1 has only the high word), go to k1.drv, so that a switch between
+ * two controls loads MMCR1 without recomputing it.
+ */
+static int ppc64_check_control(struct perfctr_cpu_state *state)
 {
 	const struct perfctr_cpu_control *cc = &state->control;
 	unsigned int i, nrctrs = cc->nractrs + cc->nrictrs;
+	u32 pmcsel = 0;
 	int err;
 
 	err = perfctr_ppc_check_counters(cc, PPC64_NR_PMCS);
@@ -121,7 +127,10 @@ static int ppc64_check_control(const struct perfctr_cpu_state *state)
 		/* PMC1-4: an 8-bit PMCnSEL; PMC5 and PMC6 count fixed events. */
 		if (cc->pmc_map[i] < 4 ? cc->evntsel[i] > 0xff : cc->evntsel[i])
 			return -EINVAL;
+		if (cc->pmc_map[i] < 4)
+			pmcsel |= cc->evntsel[i] << (24 - 8 * cc->pmc_map[i]);
 	}
+	state->k1.drv = pmcsel;
 	return 0;
 }
 
@@ -167,24 +176,38 @@ static noinline void ppc64_load_mmcrs(struct perfctr_ppc_cache *cache, u64 mmcr1
 	cache->mmcr1 = mmcr1;
 }
 
+/* MMCR0's overflow enables for a control's i-mode counters. */
+static noinline u64 ppc64_imode_mmcr0(const struct perfctr_cpu_state *state)
+{
+	const struct perfctr_cpu_control *cc = &state->control;
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	u64 mmcr0 = MMCR0_PMXE | MMCR0_FCECE;
+
+	for (i = cc->nractrs; i < nrctrs; i++)
+		mmcr0 |= cc->pmc_map[i] == 0 ? MMCR0_PMC1CE : PPC64_MMCR0_PMCXCE;
+	return mmcr0;
+}
+
+/* The MMCR1 and MMCR2 a control runs with. */
+static inline u64 ppc64_mmcr1(const struct perfctr_cpu_state *state)
+{
+	return state->control.ppc.mmcr1 | state->k1.drv;
+}
+
+static inline u64 ppc64_mmcr2(const struct perfctr_cpu_state *state)
+{
+	return ppc64_hv && (state->control.ppc.mmcr0 & MMCR0_FCS) ? PPC64_MMCR2_FCH_ALL : 0;
+}
+
 /* Load MMCR1/MMCRA/MMCR2 for a control, and compute its running MMCR0. */
 static void ppc64_load_control(const struct perfctr_cpu_state *state,
 			       struct perfctr_ppc_cache *cache)
 {
-	const struct perfctr_cpu_control *cc = &state->control;
-	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
-	u64 mmcr0 = cc->ppc.mmcr0, mmcr1 = cc->ppc.mmcr1;
-	u64 mmcr2 = ppc64_hv && (mmcr0 & MMCR0_FCS) ? PPC64_MMCR2_FCH_ALL : 0;
-	unsigned int pmc;
+	u64 mmcr0 = state->control.ppc.mmcr0;
+	u64 mmcr1 = ppc64_mmcr1(state), mmcr2 = ppc64_mmcr2(state);
 
-	for (i = 0; i < nrctrs; i++) {
-		pmc = cc->pmc_map[i];
-		if (pmc < 4)
-			mmcr1 |= (u64)cc->evntsel[i] << (24 - 8 * pmc);
-		if (i >= cc->nractrs)
-			mmcr0 |= MMCR0_PMXE | MMCR0_FCECE |
-				 (pmc == 0 ? MMCR0_PMC1CE : PPC64_MMCR0_PMCXCE);
-	}
+	if (perfctr_cstatus_has_ictrs(state->cstatus))
+		mmcr0 |= ppc64_imode_mmcr0(state);
 	if (!cache->loaded || cache->mmcr1 != mmcr1 || cache->mmcr2 != mmcr2)
 		ppc64_load_mmcrs(cache, mmcr1, mmcr2);
 	cache->id = state->k1.id;
@@ -204,17 +227,36 @@ static unsigned int ppc64_idle_pmcs(const struct perfctr_cpu_state *state)
 	return GENMASK(PPC64_NR_PMCS - 1, 1) & ~used;
 }
 
+/* Start a-mode counters from where their PMCs stand, then counting. */
+static __always_inline void ppc64_resume_actrs(struct perfctr_cpu_state *state,
+					       struct perfctr_ppc_cache *cache)
+{
+	unsigned int i, nractrs = perfctr_cstatus_nractrs(state->cstatus);
+
+	cache->iid = 0;
+	for (i = 0; i < nractrs; i++)
+		state->pmc[i].start = ppc64_read_pmc(state->pmc[i].map);
+	mtspr(SPRN_MMCR0, cache->mmcr0);
+}
+
 /*
- * The resume of a state with i-mode counters, out of line: the a-mode
- * resume of every context switch then needs no stack frame.
+ * A resume that is not a-mode counters on the CPU's MMCR1 and MMCR2: a
+ * control to load, or i-mode counters.  Out of line and reached by a
+ * tail call, so that the common resume needs no stack frame.
  */
-static noinline void ppc64_resume_ictrs(struct perfctr_cpu_state *state,
-					struct perfctr_ppc_cache *cache)
+static noinline void ppc64_resume_slow(struct perfctr_cpu_state *state,
+				       struct perfctr_ppc_cache *cache)
 {
 	unsigned int i, nractrs = perfctr_cstatus_nractrs(state->cstatus);
 	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
-	unsigned int idle = ppc64_idle_pmcs(state);
+	unsigned int idle;
 
+	if (cache->id != state->k1.id)
+		ppc64_load_control(state, cache);
+	if (!perfctr_cstatus_has_ictrs(state->cstatus)) {
+		ppc64_resume_actrs(state, cache);
+		return;
+	}
 	/* i-mode counts still in this CPU's PMCs need no reload. */
 	if (state->k1.isuspend_cpu != smp_processor_id() || cache->iid != state->k1.id)
 		for (i = nractrs; i < nrctrs; i++)
@@ -225,27 +267,35 @@ static noinline void ppc64_resume_ictrs(struct perfctr_cpu_state *state,
 		ppc64_write_pmc(state->pmc[i].map, 0);
 		state->pmc[i].start = 0;
 	}
+	idle = ppc64_idle_pmcs(state);
 	for (i = 0; i < PPC64_NR_PMCS; i++)
 		if (idle & BIT(i))
 			ppc64_write_pmc(i, 0);
 	mtspr(SPRN_MMCR0, cache->mmcr0);
 }
 
+/*
+ * The common resume: a-mode counters only, and the CPU's MMCR1 and MMCR2
+ * already those of the control (the CPU last ran it, or another control
+ * of the same events, such as another thread's of the same program).
+ */
 static void ppc64_resume_pmcs(struct perfctr_cpu_state *state)
 {
 	struct perfctr_ppc_cache *cache = this_cpu_ptr(&perfctr_ppc_cache);
-	unsigned int i, nractrs = perfctr_cstatus_nractrs(state->cstatus);
 
-	if (cache->id != state->k1.id)
-		ppc64_load_control(state, cache);
-	if (perfctr_cstatus_has_ictrs(state->cstatus)) {
-		ppc64_resume_ictrs(state, cache);
-		return;
+	if (perfctr_cstatus_has_ictrs(state->cstatus))
+		goto slow;
+	if (cache->id != state->k1.id) {
+		if (!cache->loaded || cache->mmcr1 != ppc64_mmcr1(state) ||
+		    cache->mmcr2 != ppc64_mmcr2(state))
+			goto slow;
+		cache->id = state->k1.id;
+		cache->mmcr0 = state->control.ppc.mmcr0;
 	}
-	cache->iid = 0;
-	for (i = 0; i < nractrs; i++)
-		state->pmc[i].start = ppc64_read_pmc(state->pmc[i].map);
-	mtspr(SPRN_MMCR0, cache->mmcr0);
+	ppc64_resume_actrs(state, cache);
+	return;
+slow:
+	ppc64_resume_slow(state, cache);
 }
 
 static void ppc64_sample_pmcs(struct perfctr_cpu_state *state)
@@ -267,6 +317,36 @@ static void ppc64_sample_pmcs(struct perfctr_cpu_state *state)
 	for (i = 0; i < PPC64_NR_PMCS; i++)
 		if (idle & BIT(i) && ppc64_read_pmc(i) >= 0x40000000U)
 			ppc64_write_pmc(i, 0);
+}
+
+/*
+ * perfctr_cpu_suspend() and perfctr_cpu_resume() of a 64-bit Book3S
+ * kernel, whose only models are these (ppc.c has the others'): the PMC
+ * work inlines into them, with no indirect call (powerpc64 has no static
+ * calls of its own: a static call is an indirect one there).  A state has
+ * counters only where a model was chosen.
+ */
+
+/**
+ * perfctr_cpu_suspend - stop counting and fold the period into the sums
+ * @state: the running state; interrupts off
+ */
+void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
+{
+	perfctr_tsc_suspend(state, perfctr_read_tb);
+	if (perfctr_cstatus_nrctrs(state->cstatus))
+		ppc64_suspend_pmcs(state);
+}
+
+/**
+ * perfctr_cpu_resume - start a counting period
+ * @state: the suspended state; interrupts off
+ */
+void perfctr_cpu_resume(struct perfctr_cpu_state *state)
+{
+	perfctr_tsc_resume(state, perfctr_read_tb);
+	if (perfctr_cstatus_nrctrs(state->cstatus))
+		ppc64_resume_pmcs(state);
 }
 
 /* Frozen, PMC1 must hold what is written (an absent PMU reads back 0). */

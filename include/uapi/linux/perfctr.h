@@ -154,7 +154,8 @@ static inline __u64 perfctr_pmc_delta(__u64 now, __u64 start, __u32 width)
  *	zero when stopped
  * @sequence: incremented before and after every kernel update: odd
  *	while an update is in progress
- * @k1: opaque to user space (control id and i-mode suspend CPU)
+ * @k1: opaque to user space (control id, i-mode suspend CPU, and a word
+ *	the driver derives from the control)
  * @tsc_start: the TSC at the start of this period (64 bits)
  * @tsc_sum: TSC ticks up to the start of this period
  * @pmc: per-counter state
@@ -166,7 +167,7 @@ struct perfctr_cpu_state {
 	struct {
 		__u64 id;
 		__s32 isuspend_cpu;
-		__u32 _reserved;
+		__u32 drv;
 	} k1;
 	__u64 tsc_start;
 	__u64 tsc_sum;

@@ -19,10 +19,11 @@
  *
  * --insns-per-switch-icount counts the same by the clock, under QEMU's
  * -icount shift=0 (see insns_per_switch_icount()), with each counter
- * setup of the timed switch rows.
+ * setup of the timed switch rows; with --no-perfctr, on a kernel without
+ * perfctr, the switch without counters alone.
  *
  *   perfctr_bench [--switch-only | --insns-per-switch |
- *                  --insns-per-switch-icount | --memory]
+ *                  --insns-per-switch-icount [--no-perfctr] | --memory]
  *                                    markdown table, then JSON
  */
 #define _GNU_SOURCE
@@ -906,7 +907,7 @@ static double ips_calibrate(void)
 
 /*
  * @have_perfctr: 0 on a kernel without perfctr (the unpatched one, or
- * PERFCTR=n), which gets the row without counters only.  On a kernel
+ * PERFCTR=n: --no-perfctr), which gets the row without counters only.  On a kernel
  * with perfctr that row runs first, before any state has turned the
  * switch hooks' static branch on: it is the series built in and unused.
  */
@@ -1249,18 +1250,24 @@ int main(int argc, char **argv)
 			personality(pers | ADDR_NO_RANDOMIZE);
 			execv("/proc/self/exe", argv);
 		}
-		if (perfctr_info(&info, NULL, NULL)) {
-			if (errno != ENOSYS) {
-				perror("perfctr_info");
+		/* --no-perfctr: the unpatched or PERFCTR=n kernel, said so. */
+		if (argc > 2 && !strcmp(argv[2], "--no-perfctr")) {
+			if (!perfctr_info(&info, NULL, NULL)) {
+				fprintf(stderr, "--no-perfctr, but this kernel has perfctr\n");
 				return 1;
 			}
 			printf("BENCH-NOTE instructions per switch (icount): %s\n",
-			       "no perfctr in this kernel (ENOSYS): no counters only");
+			       "a kernel without perfctr: no counters only");
 			insns_per_switch_icount(0, 0);
-		} else {
-			insns_per_switch_icount(1, (info.cpu_features & PERFCTR_FEATURE_RDPMC) &&
-						info.cpu_type);
+			print_table();
+			return 0;
 		}
+		if (perfctr_info(&info, NULL, NULL)) {
+			perror("perfctr_info");
+			return 1;
+		}
+		insns_per_switch_icount(1, (info.cpu_features & PERFCTR_FEATURE_RDPMC) &&
+					info.cpu_type);
 		print_table();
 		return 0;
 	}

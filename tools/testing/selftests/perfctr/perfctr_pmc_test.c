@@ -52,6 +52,7 @@
 #define PMC5		4	/* completed instructions */
 #define PMC6		5	/* cycles */
 #define EV_INST_CMPL	0x02	/* PMC1-4: completed instructions */
+#define EV_NONE		0x00	/* PMC1-4: no event (QEMU counts nothing) */
 
 /* Exactly n + 1 instructions: mtctr, then n bdnz (n >= 1). */
 static void insn_loop(unsigned long n)
@@ -100,16 +101,15 @@ static void amode(struct vperfctr_control *c, unsigned int mmcr0, int n,
 	c->cpu_control.ppc.mmcr0 = mmcr0;
 }
 
-/* Open a state for the calling thread counting user instructions in PMC5. */
-static int open_inst(const struct vperfctr_state **s)
+/* Open a state for the calling thread counting user events in @pmc. */
+static int open_pmc(const struct vperfctr_state **s, unsigned int pmc, unsigned int sel)
 {
-	static const unsigned int map[] = { PMC5 };
 	struct vperfctr_control c;
 	int fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
 
 	if (fd < 0)
 		return -1;
-	amode(&c, MMCR0_FCS, 1, map, NULL);
+	amode(&c, MMCR0_FCS, 1, &pmc, &sel);
 	*s = vperfctr_control(fd, &c) ? NULL : vperfctr_map(fd);
 	if (!*s) {
 		vperfctr_unlink(fd);
@@ -117,6 +117,12 @@ static int open_inst(const struct vperfctr_state **s)
 		return -1;
 	}
 	return fd;
+}
+
+/* The same, user instructions in PMC5. */
+static int open_inst(const struct vperfctr_state **s)
+{
+	return open_pmc(s, PMC5, 0);
 }
 
 static void close_state(int fd, const struct vperfctr_state *s)
@@ -426,6 +432,8 @@ TEST(pmc_blocked_thread_does_not_count_the_other)
 
 struct worker {
 	unsigned long loops, rounds;
+	int pmc1;		/* 0: instructions in PMC5; 1: PMC1, PMCnSEL @sel */
+	unsigned int sel;
 	__u64 counted;
 	long nvcsw;
 	int err;
@@ -440,7 +448,7 @@ static void *work(void *arg)
 	__u64 a, b;
 	int fd;
 
-	fd = pin_to_cpu(0) ? -1 : open_inst(&s);
+	fd = pin_to_cpu(0) ? -1 : w->pmc1 ? open_pmc(&s, PMC1, w->sel) : open_inst(&s);
 	if (fd < 0) {
 		w->err = errno ?: -1;
 		return NULL;
@@ -465,10 +473,13 @@ static void *work(void *arg)
  * context (softirqs) can exceed the bound, so the run is tried up to
  * three times; a leak shows in every run.
  */
-static int two_threads_once(struct __test_metadata *_metadata, int last)
+static int two_threads_once(struct __test_metadata *_metadata, int last,
+			    int pmc1, unsigned int sel0, unsigned int sel1)
 {
-	struct worker w[2] = { { .loops = 100000, .rounds = 50 },
-			       { .loops = 300000, .rounds = 50 } };
+	struct worker w[2] = {
+		{ .loops = 100000, .rounds = 50, .pmc1 = pmc1, .sel = sel0 },
+		{ .loops = 300000, .rounds = 50, .pmc1 = pmc1, .sel = sel1 },
+	};
 	pthread_t t[2];
 	int i, ok = 1;
 
@@ -481,9 +492,14 @@ static int two_threads_once(struct __test_metadata *_metadata, int last)
 		__u64 expect = (__u64)w[i].loops * w[i].rounds;
 		__u64 bound = expect + expect / 50 + 5000 * w[i].rounds;
 
-		TH_LOG("thread %d: %llu instructions for %llu loop iterations, %ld switches",
-		       i, (unsigned long long)w[i].counted, (unsigned long long)expect,
-		       w[i].nvcsw);
+		TH_LOG("thread %d: %llu %s for %llu loop iterations, %ld switches",
+		       i, (unsigned long long)w[i].counted,
+		       w[i].pmc1 && w[i].sel == EV_NONE ? "events of none" : "instructions",
+		       (unsigned long long)expect, w[i].nvcsw);
+		if (w[i].pmc1 && w[i].sel == EV_NONE) {
+			expect = 0;
+			bound = 0;
+		}
 		if (w[i].err || w[i].nvcsw < 20 || w[i].counted < expect ||
 		    w[i].counted > bound)
 			ok = 0;
@@ -505,7 +521,28 @@ TEST(pmc_two_threads_on_one_cpu_count_their_own)
 		SKIP(return, "no PMC model on this CPU");
 	/* A loaded host's ticks add kernel instructions (QEMU counts them). */
 	for (tries = 1; tries <= 5; tries++)
-		if (two_threads_once(_metadata, tries == 5))
+		if (two_threads_once(_metadata, tries == 5, 0, 0, 0))
+			break;
+}
+
+/*
+ * The same with different events in one PMC: one thread counts
+ * instructions in PMC1, the other no event at all there (PMCnSEL 0:
+ * exactly none), so every switch between them must load MMCR1 anew
+ * (ppc64's control cache, and the PMCnSEL word each control keeps).  A
+ * switch that kept the other's PMCnSEL would count instructions for the
+ * second thread or none for the first, whichever started first.
+ */
+TEST(pmc_two_threads_with_other_events_in_one_pmc)
+{
+	int tries, ok = 0;
+
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
+	for (tries = 1; tries <= 5 && !ok; tries++)
+		ok = two_threads_once(_metadata, tries == 5, 1, EV_INST_CMPL, EV_NONE);
+	for (tries = 1; tries <= 5; tries++)
+		if (two_threads_once(_metadata, tries == 5, 1, EV_NONE, EV_INST_CMPL))
 			break;
 }
 
