@@ -65,7 +65,7 @@ for arch in "${archs[@]}"; do
 	tsyms=$("${cross}nm" "$out/$table" 2>/dev/null)
 	nsyms=$("${cross}nm" "$out/kernel/sys_ni.o" 2>/dev/null)
 	for s in perfctr_info vperfctr_open vperfctr_control vperfctr_unlink \
-		 vperfctr_iresume vperfctr_read; do
+		 vperfctr_iresume vperfctr_read vperfctr_suspend vperfctr_resume; do
 		grep -qE "^ +U $pfx$s\$" <<<"$tsyms" || miss+=" $pfx$s(table)"
 		grep -qE "^[0-9a-f]+ [WT] $pfx$s\$" <<<"$nsyms" || miss+=" $pfx$s(sys_ni)"
 	done
@@ -105,12 +105,14 @@ _Static_assert(__NR_vperfctr_control == 475, "vperfctr_control");
 _Static_assert(__NR_vperfctr_unlink == 476, "vperfctr_unlink");
 _Static_assert(__NR_vperfctr_iresume == 477, "vperfctr_iresume");
 _Static_assert(__NR_vperfctr_read == 478, "vperfctr_read");
+_Static_assert(__NR_vperfctr_suspend == 479, "vperfctr_suspend");
+_Static_assert(__NR_vperfctr_resume == 480, "vperfctr_resume");
 EOT
 	if "${cross}gcc" -std=c11 -Wall -Werror -fsyntax-only -nostdinc -isystem "$inc" \
 			"$out/uapi-test.c" >>"$log" 2>&1; then
-		ok "$arch uapi asm/unistd.h: 473-478 reserved"
+		ok "$arch uapi asm/unistd.h: 473-480 reserved"
 	else
-		tail -20 "$log"; notok "$arch uapi asm/unistd.h: 473-478 reserved"
+		tail -20 "$log"; notok "$arch uapi asm/unistd.h: 473-480 reserved"
 	fi
 done
 

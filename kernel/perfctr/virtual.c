@@ -103,6 +103,13 @@ struct vperfctr {
 	 * context on its way back to user space.
 	 */
 	unsigned int iresume_cstatus;
+	/*
+	 * Suspended by vperfctr_suspend(): the cstatus vperfctr_resume()
+	 * restores.  The control, its sums and the PMU stay; an overflow
+	 * iresumed meanwhile is restored with the rest.
+	 */
+	bool suspended;
+	unsigned int suspend_cstatus;
 	atomic_t ovf_mask;
 	int ovf_signo;
 	/*
@@ -413,7 +420,8 @@ static void vperfctr_suspend_locked(struct vperfctr *perfctr)
 
 /*
  * Mark a suspended state's counters stopped, for readers of the page
- * too, with nothing for vperfctr_iresume() to restart.
+ * too, with nothing for vperfctr_iresume() or vperfctr_resume() to
+ * restart.
  */
 static void vperfctr_mark_stopped(struct vperfctr *perfctr)
 {
@@ -421,6 +429,19 @@ static void vperfctr_mark_stopped(struct vperfctr *perfctr)
 	cpu_state(perfctr)->cstatus = 0;
 	vperfctr_write_end(perfctr);
 	perfctr->iresume_cstatus = 0;
+	perfctr->suspended = false;
+	perfctr->suspend_cstatus = 0;
+}
+
+/*
+ * A state suspended by vperfctr_suspend() runs nothing, but holds its
+ * control and the PMU: lowering kernel.perfctr_access takes them back
+ * all the same, at the owner's next switch-in or tick.
+ */
+static void vperfctr_revoke_suspended(struct vperfctr *perfctr)
+{
+	if (unlikely(perfctr->suspended) && vperfctr_revoked(perfctr))
+		vperfctr_revoke(perfctr);
 }
 
 /*
@@ -438,8 +459,10 @@ static void vperfctr_forbidden_cpu(struct vperfctr *perfctr)
 
 static void vperfctr_resume_locked(struct vperfctr *perfctr)
 {
-	if (!perfctr_cstatus_enabled(cpu_state(perfctr)->cstatus))
+	if (!perfctr_cstatus_enabled(cpu_state(perfctr)->cstatus)) {
+		vperfctr_revoke_suspended(perfctr);
 		return;
+	}
 	if (vperfctr_revoked(perfctr)) {
 		vperfctr_revoke(perfctr);
 		return;
@@ -458,8 +481,10 @@ static void vperfctr_resume_locked(struct vperfctr *perfctr)
 
 static void vperfctr_sample_locked(struct vperfctr *perfctr)
 {
-	if (!perfctr_cstatus_enabled(cpu_state(perfctr)->cstatus))
+	if (!perfctr_cstatus_enabled(cpu_state(perfctr)->cstatus)) {
+		vperfctr_revoke_suspended(perfctr);
 		return;
+	}
 	if (vperfctr_revoked(perfctr)) {
 		vperfctr_suspend_locked(perfctr);
 		vperfctr_revoke(perfctr);
@@ -472,14 +497,23 @@ static void vperfctr_sample_locked(struct vperfctr *perfctr)
 }
 
 /*
- * Restart the i-mode counters an overflow stopped.  Interrupts (and the
- * overflow interrupt) off; @is_current: the owner is current, else it is
- * frozen off-CPU by its tracer.
+ * Restart the i-mode counters an overflow stopped; in a state suspended
+ * by vperfctr_suspend(), only re-arm them for vperfctr_resume().
+ * Interrupts (and the overflow interrupt) off; @is_current: the owner is
+ * current, else it is frozen off-CPU by its tracer.
  */
 static void vperfctr_iresume_locked(struct vperfctr *perfctr, bool is_current)
 {
 	struct perfctr_cpu_state *st = cpu_state(perfctr);
 
+	if (perfctr->suspended) {
+		vperfctr_write_begin(perfctr);
+		perfctr->suspend_cstatus = perfctr->iresume_cstatus;
+		perfctr_cpu_ireload(st);
+		vperfctr_write_end(perfctr);
+		perfctr->iresume_cstatus = 0;
+		return;
+	}
 	if (is_current)
 		vperfctr_suspend_locked(perfctr);
 	vperfctr_write_begin(perfctr);
@@ -1267,6 +1301,12 @@ static struct vperfctr *vperfctr_inherit(struct vperfctr *parent, struct task_st
 	perfctr->forbidden_on = parent->forbidden_on;
 	perfctr->control_id = parent->control_id;
 	perfctr->inherited_id = parent->control_id;
+	/* A child of a suspended state starts suspended, as perf's do. */
+	if (parent->suspended) {
+		perfctr->suspend_cstatus = st->cstatus;
+		st->cstatus = 0;
+		perfctr->suspended = true;
+	}
 	refcount_inc(&parent->refcnt);
 	atomic_inc(&parent->inherit_pending);
 	perfctr->inherit_parent = parent;
@@ -1572,6 +1612,7 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 		vperfctr_suspend_locked(perfctr);
 	/* An overflow of the old control is not the new one's to signal. */
 	vperfctr_discard_overflow(perfctr);
+	perfctr->suspended = false;
 	vperfctr_write_begin(perfctr);
 	for (i = 0; i < PERFCTR_NRCTRS; i++) {
 		next->pmc[i].sum = (ctl->preserve & BIT(i)) ? st->pmc[i].sum : 0;
@@ -1647,6 +1688,61 @@ static int do_vperfctr_iresume(struct vperfctr *perfctr)
 	}
 	vperfctr_end(tsk);
 	return err;
+}
+
+/*
+ * sys_vperfctr_suspend(): stop the counters, keeping the control, the
+ * sums and the PMU, until sys_vperfctr_resume() -- perf_event's
+ * IOC_DISABLE and IOC_ENABLE, without a control to copy and validate.
+ * Either on a state already in that condition does nothing.
+ */
+static int do_vperfctr_suspend(struct vperfctr *perfctr)
+{
+	struct perfctr_cpu_state *st = cpu_state(perfctr);
+	struct task_struct *tsk;
+	unsigned long flags;
+
+	tsk = vperfctr_begin(perfctr, true);
+	if (IS_ERR(tsk))
+		return PTR_ERR(tsk);
+	perfctr_irq_save(flags);
+	if (!perfctr->suspended) {
+		if (tsk == current)
+			vperfctr_suspend_locked(perfctr);
+		vperfctr_write_begin(perfctr);
+		perfctr->suspend_cstatus = st->cstatus;
+		st->cstatus = 0;
+		vperfctr_write_end(perfctr);
+		perfctr->suspended = true;
+	}
+	perfctr_irq_restore(flags);
+	vperfctr_end(tsk);
+	return 0;
+}
+
+/* sys_vperfctr_resume() */
+static int do_vperfctr_resume(struct vperfctr *perfctr)
+{
+	struct perfctr_cpu_state *st = cpu_state(perfctr);
+	struct task_struct *tsk;
+	unsigned long flags;
+
+	tsk = vperfctr_begin(perfctr, true);
+	if (IS_ERR(tsk))
+		return PTR_ERR(tsk);
+	perfctr_irq_save(flags);
+	if (perfctr->suspended) {
+		vperfctr_write_begin(perfctr);
+		st->cstatus = perfctr->suspend_cstatus;
+		vperfctr_write_end(perfctr);
+		perfctr->suspended = false;
+		/* Revoked or on a forbidden CPU meanwhile: stops here. */
+		if (tsk == current)
+			vperfctr_resume_locked(perfctr);
+	}
+	perfctr_irq_restore(flags);
+	vperfctr_end(tsk);
+	return 0;
 }
 
 /* sys_vperfctr_read() */
@@ -1751,6 +1847,26 @@ SYSCALL_DEFINE1(vperfctr_iresume, int, fd)
 	if (IS_ERR(perfctr))
 		return PTR_ERR(perfctr);
 	return do_vperfctr_iresume(perfctr);
+}
+
+SYSCALL_DEFINE1(vperfctr_suspend, int, fd)
+{
+	CLASS(fd, f)(fd);
+	struct vperfctr *perfctr = vperfctr_from_file(fd_file(f));
+
+	if (IS_ERR(perfctr))
+		return PTR_ERR(perfctr);
+	return do_vperfctr_suspend(perfctr);
+}
+
+SYSCALL_DEFINE1(vperfctr_resume, int, fd)
+{
+	CLASS(fd, f)(fd);
+	struct vperfctr *perfctr = vperfctr_from_file(fd_file(f));
+
+	if (IS_ERR(perfctr))
+		return PTR_ERR(perfctr);
+	return do_vperfctr_resume(perfctr);
 }
 
 SYSCALL_DEFINE4(vperfctr_read, int, fd, struct perfctr_sum_ctrs __user *, sum,

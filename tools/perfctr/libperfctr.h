@@ -49,6 +49,16 @@ static inline int vperfctr_iresume(int fd)
 	return syscall(__NR_vperfctr_iresume, fd);
 }
 
+static inline int vperfctr_suspend(int fd)
+{
+	return syscall(__NR_vperfctr_suspend, fd);
+}
+
+static inline int vperfctr_resume(int fd)
+{
+	return syscall(__NR_vperfctr_resume, fd);
+}
+
 static inline int vperfctr_read(int fd, struct perfctr_sum_ctrs *sum,
 				struct vperfctr_control *control)
 {

@@ -11,6 +11,8 @@
  *   int vperfctr_control(int fd, const struct vperfctr_control *control);
  *   int vperfctr_unlink(int fd);
  *   int vperfctr_iresume(int fd);
+ *   int vperfctr_suspend(int fd);
+ *   int vperfctr_resume(int fd);
  *   int vperfctr_read(int fd, struct perfctr_sum_ctrs *sum,
  *                     struct vperfctr_control *control,
  *                     struct vperfctr_children *children);

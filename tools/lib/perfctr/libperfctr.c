@@ -25,6 +25,10 @@
 #define __NR_vperfctr_iresume	PERFCTR_NR_VIRESUME
 #define __NR_vperfctr_read	PERFCTR_NR_VREAD
 #endif
+#ifndef __NR_vperfctr_suspend
+#define __NR_vperfctr_suspend	PERFCTR_NR_VSUSPEND
+#define __NR_vperfctr_resume	PERFCTR_NR_VRESUME
+#endif
 
 /*
  * perfctr's system-call numbers are not reserved upstream: on a kernel
@@ -142,6 +146,20 @@ int perfctr_sys_viresume(int fd)
 	return syscall(__NR_vperfctr_iresume, fd);
 }
 
+int perfctr_sys_vsuspend(int fd)
+{
+	if (!have_perfctr())
+		return -1;
+	return syscall(__NR_vperfctr_suspend, fd);
+}
+
+int perfctr_sys_vresume(int fd)
+{
+	if (!have_perfctr())
+		return -1;
+	return syscall(__NR_vperfctr_resume, fd);
+}
+
 int perfctr_sys_vread(int fd, struct perfctr_sum_ctrs *sum, struct vperfctr_control *control,
 		      struct vperfctr_children *children)
 {
@@ -232,6 +250,16 @@ int _sys_vperfctr_unlink(int fd)
 int _sys_vperfctr_iresume(int fd)
 {
 	return perfctr_sys_viresume(fd);
+}
+
+int _sys_vperfctr_suspend(int fd)
+{
+	return perfctr_sys_vsuspend(fd);
+}
+
+int _sys_vperfctr_resume(int fd)
+{
+	return perfctr_sys_vresume(fd);
 }
 
 int _sys_vperfctr_read_sum(int fd, struct perfctr_sum_ctrs *sum)
@@ -520,6 +548,27 @@ int vperfctr_iresume(const struct vperfctr *self)
 		return -1;
 	}
 	return perfctr_sys_viresume(self->fd);
+}
+
+/*
+ * Pause and continue the control in force, its sums kept (perf_event's
+ * IOC_DISABLE and IOC_ENABLE): the cheap pair for measuring a region
+ * again and again.
+ */
+int vperfctr_suspend(const struct vperfctr *self)
+{
+	if (self->fd < 0)
+		return 0;
+	return perfctr_sys_vsuspend(self->fd);
+}
+
+int vperfctr_resume(const struct vperfctr *self)
+{
+	if (self->fd < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	return perfctr_sys_vresume(self->fd);
 }
 
 int vperfctr_unlink(const struct vperfctr *self)

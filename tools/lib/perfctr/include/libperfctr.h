@@ -30,6 +30,8 @@ extern "C" {
 #define PERFCTR_NR_VUNLINK		476
 #define PERFCTR_NR_VIRESUME		477
 #define PERFCTR_NR_VREAD		478
+#define PERFCTR_NR_VSUSPEND		479
+#define PERFCTR_NR_VRESUME		480
 
 /*
  * Raw system calls: -1 with errno set on failure, as syscall(2).  The
@@ -45,6 +47,8 @@ int perfctr_sys_vopen(int tid, int creat);
 int perfctr_sys_vcontrol(int fd, const struct vperfctr_control *control);
 int perfctr_sys_vunlink(int fd);
 int perfctr_sys_viresume(int fd);
+int perfctr_sys_vsuspend(int fd);
+int perfctr_sys_vresume(int fd);
 int perfctr_sys_vread(int fd, struct perfctr_sum_ctrs *sum, struct vperfctr_control *control,
 		      struct vperfctr_children *children);
 
@@ -101,6 +105,8 @@ int _sys_vperfctr_read_sum(int fd, struct perfctr_sum_ctrs *sum);
 int _sys_vperfctr_read_children(int fd, struct perfctr_sum_ctrs *sum);
 int _sys_vperfctr_unlink(int fd);
 int _sys_vperfctr_iresume(int fd);
+int _sys_vperfctr_suspend(int fd);
+int _sys_vperfctr_resume(int fd);
 int _vperfctr_open(int creat);
 int _vperfctr_control(int fd, const struct vperfctr_control *control);
 int _vperfctr_read_control(int fd, struct vperfctr_control *control);
@@ -120,6 +126,8 @@ int vperfctr_stop(struct vperfctr *self);
 int vperfctr_is_running(const struct vperfctr *self);
 int vperfctr_is_active(const struct vperfctr *self);
 int vperfctr_iresume(const struct vperfctr *self);
+int vperfctr_suspend(const struct vperfctr *self);
+int vperfctr_resume(const struct vperfctr *self);
 int vperfctr_unlink(const struct vperfctr *self);
 void vperfctr_close(struct vperfctr *self);
 int vperfctr_fd(const struct vperfctr *self);

@@ -379,6 +379,11 @@ static void bench_start_stop_insns(int fd, int pfd, const struct vperfctr_contro
 	INSN_LOOP(s, 2000, NULL, ifd, vperfctr_control(fd, on); vperfctr_control(fd, off));
 	add_row("start/stop (instructions)", "vperfctr_control on+off", "insns/pair",
 		"perf_event IOC_ENABLE+IOC_DISABLE", s);
+	/* The pair that passes no control: perf's ioctls' counterpart. */
+	vperfctr_control(fd, on);
+	INSN_LOOP(s, 2000, NULL, ifd, vperfctr_suspend(fd); vperfctr_resume(fd));
+	add_row("start/stop (instructions)", "vperfctr_suspend+resume", "insns/pair",
+		"perf_event IOC_ENABLE+IOC_DISABLE", s);
 	INSN_LOOP(s, 2000, NULL, ifd, vperfctr_control(fd, off); vperfctr_control(fd, off));
 	add_row("start/stop (instructions)", "vperfctr_control off+off (no change)",
 		"insns/pair", "perf_event IOC_ENABLE+IOC_DISABLE", s);
@@ -409,6 +414,15 @@ static void bench_start_stop(void)
 	TIME_LOOP(s, 5000, vperfctr_control(fd, &on); vperfctr_control(fd, &off));
 	add_row("start/stop", "vperfctr_control on+off", "ns/pair",
 		"perf_event IOC_ENABLE+IOC_DISABLE", s);
+	/* A row of failing calls would look fast: they must work first. */
+	if (vperfctr_control(fd, &on) || vperfctr_suspend(fd) || vperfctr_resume(fd)) {
+		perror("vperfctr_suspend+resume");
+		exit(1);
+	}
+	TIME_LOOP(s, 5000, vperfctr_suspend(fd); vperfctr_resume(fd));
+	add_row("start/stop", "vperfctr_suspend+resume", "ns/pair",
+		"perf_event IOC_ENABLE+IOC_DISABLE", s);
+	vperfctr_control(fd, &off);
 	if (have_pmcs)
 		bench_start_stop_insns(fd, pfd, &on, &off);
 	close(pfd);

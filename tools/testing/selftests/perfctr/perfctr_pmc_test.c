@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <linux/perf_event.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -772,6 +773,81 @@ TEST(imode_overflow_signals_once_then_iresume_continues)
 	close(fd);
 }
 
+/*
+ * Suspend and resume, counted exactly: a region run while suspended
+ * counts nothing, and the resume goes on from the sum.  Then the same
+ * with an overflow: the vperfctr_iresume() of a suspended state re-arms
+ * the i-mode counter without starting it, and the resume starts it.
+ */
+TEST(pmc_suspend_excludes_the_region_exactly)
+{
+	const struct vperfctr_state *s;
+	struct vperfctr_control back;
+	__u64 a, b, c, d;
+	int fd;
+
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
+	fd = open_inst(&s);
+	ASSERT_LE(0, fd);
+	a = vperfctr_read_pmc_seq(s, 0);
+	insn_loop(1000000);
+	ASSERT_EQ(0, vperfctr_suspend(fd));
+	EXPECT_EQ(0, s->cpu_state.cstatus);
+	b = vperfctr_read_pmc_seq(s, 0);
+	insn_loop(1000000);
+	c = vperfctr_read_pmc_seq(s, 0);
+	EXPECT_EQ(b, c);
+	EXPECT_EQ(c, sys_pmc(fd, 0));
+	ASSERT_EQ(0, vperfctr_read(fd, NULL, &back));
+	EXPECT_EQ(1, back.cpu_control.nractrs);
+	ASSERT_EQ(0, vperfctr_resume(fd));
+	EXPECT_NE(0, s->cpu_state.cstatus);
+	insn_loop(1000000);
+	d = vperfctr_read_pmc_seq(s, 0);
+	/*
+	 * Two loops of 1,000,001 and what runs around them: QEMU counts the
+	 * kernel's instructions too (the two system calls, timer ticks), a
+	 * few thousand.  Three loops would be the suspended one counted.
+	 */
+	TH_LOG("counted %llu for two loops of 1000001", (unsigned long long)(d - a));
+	EXPECT_LE(a + 2000002, d);
+	EXPECT_GT(a + 2000002 + 100000, d);
+	close_state(fd, s);
+}
+
+TEST(imode_iresume_while_suspended_waits_for_the_resume)
+{
+	struct perfctr_sum_ctrs sum;
+	__u64 at;
+	int fd;
+
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
+	fd = open_imode(0, 100000, 0);
+	ASSERT_LE(0, fd);
+	insn_loop(1000000);
+	EXPECT_EQ(1, LOAD(ovf_signals));
+	ASSERT_EQ(0, vperfctr_suspend(fd));
+	ASSERT_EQ(0, vperfctr_iresume(fd));
+	ASSERT_EQ(0, vperfctr_read(fd, &sum, NULL));
+	at = sum.pmc[0];
+	insn_loop(1000000);
+	/* Re-armed, not started: no count, no overflow. */
+	EXPECT_EQ(1, LOAD(ovf_signals));
+	ASSERT_EQ(0, vperfctr_read(fd, &sum, NULL));
+	EXPECT_EQ(at, sum.pmc[0]);
+	ASSERT_EQ(0, vperfctr_resume(fd));
+	insn_loop(1000000);
+	EXPECT_EQ(2, LOAD(ovf_signals));
+	EXPECT_EQ(0, LOAD(ovf_bad_code));
+	ASSERT_EQ(0, vperfctr_read(fd, &sum, NULL));
+	EXPECT_LE(200000, sum.pmc[0]);
+	EXPECT_GT(200000 + 3000, sum.pmc[0]);
+	vperfctr_unlink(fd);
+	close(fd);
+}
+
 TEST(imode_iresume_from_the_handler_gives_one_signal_per_period)
 {
 	struct perfctr_sum_ctrs sum;
@@ -1251,6 +1327,80 @@ TEST(lowered_access_takes_the_pmu_back)
 	EXPECT_LE(0, pfd) TH_LOG("perf_event_open: %s", strerror(errno));
 	if (pfd >= 0)
 		close(pfd);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, write_int(PARANOID_SYSCTL, paranoid));
+}
+
+/*
+ * A PMC state suspended by its owner still holds the PMU: lowering
+ * kernel.perfctr_access takes it back at the owner's next switch-in, as
+ * it does a running state's, and the resume then starts nothing.
+ */
+TEST(lowered_access_takes_a_suspended_states_pmu_back)
+{
+	static const unsigned int map[] = { PMC5 };
+	int paranoid = read_int(PARANOID_SYSCTL), go[2], ready[2], done[2];
+	int status, pfd = -1, i;
+	pid_t pid;
+	char ch;
+
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
+	if (paranoid == SYSCTL_ABSENT)
+		SKIP(return, "no %s (CONFIG_PERF_EVENTS=n)", PARANOID_SYSCTL);
+	if (geteuid())
+		SKIP(return, "needs root to change %s", ACCESS_SYSCTL);
+	ASSERT_EQ(0, write_int(PARANOID_SYSCTL, 2));
+	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, 3));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(done));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct pollfd pd = { .fd = done[0], .events = POLLIN };
+		const struct vperfctr_state *s;
+		struct vperfctr_control c;
+		int fd, n;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(40);
+		fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+		amode(&c, MMCR0_FCS, 1, map, NULL);
+		if (fd < 0 || vperfctr_control(fd, &c) || vperfctr_suspend(fd))
+			_exit(41);
+		s = vperfctr_map(fd);
+		if (!s || write(ready[1], "r", 1) != 1 || read(go[0], &ch, 1) != 1)
+			_exit(42);
+		/* Switched out and in every millisecond, suspended. */
+		for (n = 0; !poll(&pd, 1, 1); n++)
+			if (n > 20000)
+				_exit(43);
+		if (vperfctr_resume(fd))
+			_exit(44);
+		if (__atomic_load_n(&s->cpu_state.cstatus, __ATOMIC_ACQUIRE))
+			_exit(45);	/* the resume restarted a revoked control */
+		if (!vperfctr_control(fd, &c) || errno != EACCES)
+			_exit(46);
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(ready[0], &ch, 1));
+	/* Suspended, the user still holds the PMU. */
+	EXPECT_EQ(-1, perf_hw_open());
+	EXPECT_EQ(EBUSY, errno);
+	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, 2));
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	for (i = 0; i < 500 && pfd < 0; i++) {
+		pfd = perf_hw_open();
+		if (pfd < 0)
+			usleep(10000);
+	}
+	EXPECT_LE(0, pfd) TH_LOG("perf_event_open: %s", strerror(errno));
+	if (pfd >= 0)
+		close(pfd);
+	ASSERT_EQ(1, write(done[1], "d", 1));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));

@@ -740,6 +740,77 @@ TEST(virt_control_keeps_or_resets_the_sum)
 	close(fd);
 }
 
+/*
+ * vperfctr_suspend() and vperfctr_resume(): perf's IOC_DISABLE and
+ * IOC_ENABLE.  The TSC stops while suspended, the control and the sum
+ * stay, and the resume goes on from the sum; each is idempotent.
+ */
+TEST(virt_suspend_pauses_and_resume_goes_on)
+{
+	const struct vperfctr_state *map;
+	struct vperfctr_control back;
+	unsigned long long a, b, c;
+	int fd = self_tsc_state();
+
+	ASSERT_LE(0, fd);
+	map = vperfctr_map(fd);
+	ASSERT_NE(NULL, map);
+	cpu_spin_ms(10);
+	ASSERT_EQ(0, vperfctr_suspend(fd));
+	EXPECT_EQ(0, map->cpu_state.cstatus);
+	a = sys_tsc(fd);
+	EXPECT_LT(0, a);
+	EXPECT_EQ(a, vperfctr_read_tsc_seq(map));
+	cpu_spin_ms(20);
+	b = sys_tsc(fd);
+	EXPECT_EQ(a, b);	/* nothing counted while suspended */
+	EXPECT_EQ(0, vperfctr_suspend(fd));	/* again: nothing changes */
+	EXPECT_EQ(b, sys_tsc(fd));
+	ASSERT_EQ(0, vperfctr_read(fd, NULL, &back));
+	EXPECT_EQ(1, back.cpu_control.tsc_on);	/* the control stays */
+	ASSERT_EQ(0, vperfctr_resume(fd));
+	EXPECT_TRUE(map->cpu_state.cstatus & PERFCTR_CSTATUS_TSC);
+	cpu_spin_ms(10);
+	c = vperfctr_read_tsc_seq(map);
+	EXPECT_LT(b, c);	/* goes on from the sum, not from zero */
+	EXPECT_EQ(0, vperfctr_resume(fd));	/* running: nothing changes */
+	EXPECT_LE(c, sys_tsc(fd));
+	vperfctr_unmap(map);
+	vperfctr_unlink(fd);
+	close(fd);
+}
+
+/* A control replaces a suspended one and ends the suspension. */
+TEST(virt_control_ends_a_suspension)
+{
+	const struct vperfctr_state *map;
+	struct vperfctr_control c;
+	int fd = self_tsc_state();
+
+	ASSERT_LE(0, fd);
+	map = vperfctr_map(fd);
+	ASSERT_NE(NULL, map);
+	ASSERT_EQ(0, vperfctr_suspend(fd));
+	vperfctr_control_tsc(&c, 1);
+	ASSERT_EQ(0, vperfctr_control(fd, &c));
+	EXPECT_TRUE(map->cpu_state.cstatus & PERFCTR_CSTATUS_TSC);
+	/* Stopped by an empty control: the resume has nothing to start. */
+	ASSERT_EQ(0, vperfctr_suspend(fd));
+	vperfctr_control_tsc(&c, 0);
+	ASSERT_EQ(0, vperfctr_control(fd, &c));
+	ASSERT_EQ(0, vperfctr_resume(fd));
+	EXPECT_EQ(0, map->cpu_state.cstatus);
+	EXPECT_EQ(0, sys_tsc(fd));
+	/* Unlinked: ESRCH, as for a control. */
+	ASSERT_EQ(0, vperfctr_unlink(fd));
+	EXPECT_EQ(-1, vperfctr_suspend(fd));
+	EXPECT_EQ(ESRCH, errno);
+	EXPECT_EQ(-1, vperfctr_resume(fd));
+	EXPECT_EQ(ESRCH, errno);
+	vperfctr_unmap(map);
+	close(fd);
+}
+
 /* ------------------------------------------------------------ mmap */
 
 TEST(mmap_fast_reads_agree_with_syscall)
@@ -1062,6 +1133,38 @@ TEST(remote_requires_ptrace_stop)
 	close(fd);
 }
 
+/* A tracer suspends and resumes its stopped tracee's counters. */
+TEST(remote_suspend_and_resume)
+{
+	struct vperfctr_control c;
+	struct perfctr_sum_ctrs sum;
+	int fd, status;
+	pid_t pid;
+
+	pid = traced_child();
+	ASSERT_LT(0, pid);
+	fd = vperfctr_open(pid, VPERFCTR_OPEN_CREAT);
+	ASSERT_LE(0, fd);
+	vperfctr_control_tsc(&c, 1);
+	ASSERT_EQ(0, vperfctr_control(fd, &c));
+	ASSERT_EQ(0, vperfctr_suspend(fd));
+	/* Running: refused. */
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+	EXPECT_EQ(-1, vperfctr_resume(fd));
+	EXPECT_EQ(EPERM, errno);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSTOPPED(status));
+	/* Its 50 ms ran suspended: nothing counted. */
+	ASSERT_EQ(0, vperfctr_read(fd, &sum, NULL));
+	EXPECT_EQ(0, sum.tsc);
+	EXPECT_EQ(0, vperfctr_resume(fd));
+	EXPECT_EQ(0, vperfctr_unlink(fd));
+	ptrace(PTRACE_CONT, pid, NULL, NULL);
+	waitpid(pid, &status, 0);
+	EXPECT_TRUE(WIFEXITED(status));
+	close(fd);
+}
+
 /* ------------------------------------------------------- bad input */
 
 TEST(bad_open)
@@ -1091,7 +1194,15 @@ TEST(bad_fds)
 	EXPECT_EQ(EBADF, errno);
 	EXPECT_EQ(-1, vperfctr_iresume(-1));
 	EXPECT_EQ(EBADF, errno);
+	EXPECT_EQ(-1, vperfctr_suspend(-1));
+	EXPECT_EQ(EBADF, errno);
+	EXPECT_EQ(-1, vperfctr_resume(-1));
+	EXPECT_EQ(EBADF, errno);
 	ASSERT_LE(0, nul);
+	EXPECT_EQ(-1, vperfctr_suspend(nul));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, vperfctr_resume(nul));
+	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(-1, vperfctr_control(nul, &c));
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(-1, vperfctr_read(nul, &sum, NULL));
@@ -1665,6 +1776,42 @@ TEST(inherit_child_state_is_its_own)
 		/* The inherited descriptor still names the parent's: not ours. */
 		if (vperfctr_unlink(fd) != -1 || errno != EPERM)
 			_exit(6);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	vperfctr_unlink(fd);
+	close(fd);
+}
+
+/* A child of a suspended state starts suspended, with the control. */
+TEST(inherit_suspended_child_starts_suspended)
+{
+	int fd = inherit_tsc_state(VPERFCTR_CONTROL_INHERIT), status;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vperfctr_suspend(fd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		const struct vperfctr_state *s;
+		int cfd = vperfctr_open(0, 0);
+
+		s = cfd < 0 ? NULL : vperfctr_map(cfd);
+		if (!s)
+			_exit(1);
+		if (s->cpu_state.cstatus)
+			_exit(2);
+		cpu_spin_ms(5);
+		if (vperfctr_read_tsc_seq(s))
+			_exit(3);	/* counted while suspended */
+		if (vperfctr_resume(cfd))
+			_exit(4);
+		cpu_spin_ms(5);
+		if (!vperfctr_read_tsc_seq(s))
+			_exit(5);
 		_exit(0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
