@@ -525,6 +525,20 @@ static void test_api27(void)
 			      (unsigned long long)fast.tsc, t1, others);
 		}
 	}
+	/* vperfctr_suspend()/vperfctr_resume(): the TSC pauses, the sum stays. */
+	{
+		unsigned long long s0, s1, s2;
+
+		CHECK(vperfctr_suspend(v) == 0 && !vperfctr_is_running(v), "vperfctr_suspend");
+		s0 = vperfctr_read_tsc(v);
+		cpu_spin_ms(2);
+		s1 = vperfctr_read_tsc(v);
+		CHECK(vperfctr_resume(v) == 0 && vperfctr_is_running(v), "vperfctr_resume");
+		cpu_spin_ms(2);
+		s2 = vperfctr_read_tsc(v);
+		CHECK(s0 > 0 && s0 == s1 && s2 > s1, "suspended TSC stands still, resumed goes on",
+		      "%llu %llu %llu", s0, s1, s2);
+	}
 	CHECK(vperfctr_stop(v) == 0 && !vperfctr_is_running(v), "vperfctr_stop");
 	CHECK(vperfctr_unlink(v) == 0 && perfctr_sys_vopen(0, 0) < 0 && errno == ENOENT,
 	      "vperfctr_unlink");

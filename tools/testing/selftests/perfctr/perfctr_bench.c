@@ -310,6 +310,25 @@ static void bench_pmc_reads(void)
 	close(fd);
 }
 
+/* perfctr_state_read_tsc() as it was before 2026-11-27. */
+static __u64 read_tsc_even_first(const struct vperfctr_state *st)
+{
+	__u64 start, sum, now;
+	__u32 seq, cstatus;
+
+	do {
+		while ((seq = PERFCTR_LOAD(st->cpu_state.sequence)) & 1)
+			;
+		perfctr_barrier();
+		cstatus = PERFCTR_LOAD(st->cpu_state.cstatus);
+		start = PERFCTR_LOAD(st->cpu_state.tsc_start);
+		sum = PERFCTR_LOAD(st->cpu_state.tsc_sum);
+		now = (cstatus & PERFCTR_CSTATUS_TSC) ? perfctr_rdtsc() : start;
+		perfctr_barrier();
+	} while (PERFCTR_LOAD(st->cpu_state.sequence) != seq);
+	return sum + (now - start);
+}
+
 static void bench_reads(void)
 {
 	double s[REPS];
@@ -343,6 +362,20 @@ static void bench_reads(void)
 		"perf_event read() task-clock", s);
 	TIME_LOOP(s, 200000, consume(perfctr_rdtsc()));
 	add_row("read", "bare TSC read (floor)", "ns/read", "perf_event read() task-clock", s);
+	/*
+	 * The fast read against the bare one, measured again next to it;
+	 * and the sequence read as it was before 2026-11-27, which waited
+	 * for an even sequence first (one branch more).
+	 */
+	TIME_LOOP(s, 200000, consume(vperfctr_read_tsc_seq(map)));
+	add_row("read vs bare TSC", "fast read TSC (sequence), again", "ns/read",
+		"bare TSC read (floor)", s);
+	TIME_LOOP(s, 200000, consume(read_tsc_even_first(map)));
+	add_row("read vs bare TSC", "fast read TSC, even sequence first (before)", "ns/read",
+		"bare TSC read (floor)", s);
+	TIME_LOOP(s, 200000, consume(perfctr_rdtsc()));
+	add_row("read vs bare TSC", "bare TSC read, again", "ns/read",
+		"bare TSC read (floor)", s);
 	close(pfd);
 	vperfctr_unmap(map);
 	vperfctr_unlink(fd);
