@@ -242,13 +242,13 @@ static inline void vperfctr_set_running(struct vperfctr *perfctr)
  * interrupt's vperfctr_running), or of one whose resume did not start
  * it, after which nothing runs here: so no test.
  */
-static inline void vperfctr_clear_running(struct vperfctr *perfctr)
+static inline void vperfctr_clear_running(void)
 {
 	__this_cpu_write(vperfctr_running, NULL);
 }
 #else
 static inline void vperfctr_set_running(struct vperfctr *perfctr) { }
-static inline void vperfctr_clear_running(struct vperfctr *perfctr) { }
+static inline void vperfctr_clear_running(void) { }
 #endif
 
 static inline struct perfctr_cpu_state *cpu_state(struct vperfctr *perfctr)
@@ -410,7 +410,7 @@ static void vperfctr_suspend_locked(struct vperfctr *perfctr)
 
 	if (!perfctr_cstatus_enabled(st->cstatus))
 		return;
-	vperfctr_clear_running(perfctr);
+	vperfctr_clear_running();
 	vperfctr_write_begin(perfctr);
 	perfctr_cpu_suspend(st);
 	if (perfctr_cstatus_has_ictrs(st->cstatus))
