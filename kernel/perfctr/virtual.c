@@ -94,6 +94,7 @@ struct vperfctr {
 	int si_signo;
 	unsigned int flags;		/* VPERFCTR_CONTROL_* */
 	bool has_pmu;			/* holds a PMU reservation */
+	bool suspended;			/* by vperfctr_suspend(): suspend_cstatus */
 	struct mm_struct *rdpmc_mm;	/* its count of user reads, mmgrab()ed */
 	/*
 	 * After an i-mode overflow: the cstatus that vperfctr_iresume()
@@ -103,15 +104,16 @@ struct vperfctr {
 	 * context on its way back to user space.
 	 */
 	unsigned int iresume_cstatus;
-	/*
-	 * Suspended by vperfctr_suspend(): the cstatus vperfctr_resume()
-	 * restores.  The control, its sums and the PMU stay; an overflow
-	 * iresumed meanwhile is restored with the rest.
-	 */
-	bool suspended;
-	unsigned int suspend_cstatus;
 	atomic_t ovf_mask;
 	int ovf_signo;
+	/*
+	 * Suspended by vperfctr_suspend() (suspended): the cstatus
+	 * vperfctr_resume() restores.  The control, its sums and the PMU
+	 * stay; an overflow iresumed meanwhile is restored with the rest.
+	 * (Here and beside has_pmu, in what was padding: the struct stays
+	 * within its kmalloc size.)
+	 */
+	unsigned int suspend_cstatus;
 	/*
 	 * Overflows in tick ovf_tick (jiffies), and throttled: an iresume
 	 * beyond VPERFCTR_MAX_OVERFLOWS_PER_TICK was left to the next tick
