@@ -51,26 +51,18 @@ static inline void perfctr_barrier(void)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
-/*
- * The sequence at the start of a read, its odd bit cleared.  An odd one
- * means an update in progress; cleared, it cannot match the sequence at
- * the end, so perfctr_seq_retry() retries such a read too.  One test at
- * the end rather than a wait for an even sequence at the start: the
- * owner never finds an update in progress (its state changes while it is
- * off the CPU or in the kernel), so its read has one loop branch, not
- * two -- and a branch costs most where an emulator ends a translation
- * block at each; another reader that does find one retries until it is
- * over.
- */
+/* The sequence at the start of a read: even (no update in progress). */
 static inline __u32 perfctr_seq_begin(const struct vperfctr_state *s)
 {
-	__u32 seq = PERFCTR_LOAD(s->cpu_state.sequence) & ~1U;
+	__u32 seq;
 
+	while ((seq = PERFCTR_LOAD(s->cpu_state.sequence)) & 1)
+		;
 	perfctr_barrier();
 	return seq;
 }
 
-/* Non-zero if the read begun at @seq must be retried. */
+/* Non-zero if the kernel changed the state since perfctr_seq_begin(). */
 static inline int perfctr_seq_retry(const struct vperfctr_state *s, __u32 seq)
 {
 	perfctr_barrier();

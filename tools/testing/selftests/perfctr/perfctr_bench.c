@@ -310,25 +310,6 @@ static void bench_pmc_reads(void)
 	close(fd);
 }
 
-/* perfctr_state_read_tsc() as it was before 2026-11-27. */
-static __u64 read_tsc_even_first(const struct vperfctr_state *st)
-{
-	__u64 start, sum, now;
-	__u32 seq, cstatus;
-
-	do {
-		while ((seq = PERFCTR_LOAD(st->cpu_state.sequence)) & 1)
-			;
-		perfctr_barrier();
-		cstatus = PERFCTR_LOAD(st->cpu_state.cstatus);
-		start = PERFCTR_LOAD(st->cpu_state.tsc_start);
-		sum = PERFCTR_LOAD(st->cpu_state.tsc_sum);
-		now = (cstatus & PERFCTR_CSTATUS_TSC) ? perfctr_rdtsc() : start;
-		perfctr_barrier();
-	} while (PERFCTR_LOAD(st->cpu_state.sequence) != seq);
-	return sum + (now - start);
-}
-
 static void bench_reads(void)
 {
 	double s[REPS];
@@ -363,15 +344,12 @@ static void bench_reads(void)
 	TIME_LOOP(s, 200000, consume(perfctr_rdtsc()));
 	add_row("read", "bare TSC read (floor)", "ns/read", "perf_event read() task-clock", s);
 	/*
-	 * The fast read against the bare one, measured again next to it;
-	 * and the sequence read as it was before 2026-11-27, which waited
-	 * for an even sequence first (one branch more).
+	 * The fast read against the bare one, measured again right after it
+	 * (the first rows come after perf's read() and may run slower), and
+	 * the bare read once more, for the drift between them.
 	 */
 	TIME_LOOP(s, 200000, consume(vperfctr_read_tsc_seq(map)));
 	add_row("read vs bare TSC", "fast read TSC (sequence), again", "ns/read",
-		"bare TSC read (floor)", s);
-	TIME_LOOP(s, 200000, consume(read_tsc_even_first(map)));
-	add_row("read vs bare TSC", "fast read TSC, even sequence first (before)", "ns/read",
 		"bare TSC read (floor)", s);
 	TIME_LOOP(s, 200000, consume(perfctr_rdtsc()));
 	add_row("read vs bare TSC", "bare TSC read, again", "ns/read",
