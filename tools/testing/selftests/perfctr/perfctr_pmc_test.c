@@ -1262,6 +1262,21 @@ TEST(kernel_mode_counting_follows_perf_event_paranoid)
 }
 
 /*
+ * Why a test that lowers kernel.perfctr_access under a user's PMC state
+ * cannot run here, or NULL.
+ */
+static const char *access_test_skip(int paranoid)
+{
+	if (!have_pmcs())
+		return "no PMC model on this CPU";
+	if (paranoid == SYSCTL_ABSENT)
+		return "no " PARANOID_SYSCTL " (CONFIG_PERF_EVENTS=n)";
+	if (geteuid())
+		return "needs root to change " ACCESS_SYSCTL;
+	return NULL;
+}
+
+/*
  * An administrator takes the PMU back: a user's PMC state (allowed at
  * kernel.perfctr_access 3) stops when the sysctl goes back to 2, and the
  * PMU is released before the user's next instruction, so perf's hardware
@@ -1272,16 +1287,14 @@ TEST(lowered_access_takes_the_pmu_back)
 {
 	static const unsigned int map[] = { PMC5 };
 	int paranoid = read_int(PARANOID_SYSCTL), go[2], ready[2], stopped[2];
+	const char *skip;
 	int status, pfd;
 	pid_t pid;
 	char ch;
 
-	if (!have_pmcs())
-		SKIP(return, "no PMC model on this CPU");
-	if (paranoid == SYSCTL_ABSENT)
-		SKIP(return, "no %s (CONFIG_PERF_EVENTS=n)", PARANOID_SYSCTL);
-	if (geteuid())
-		SKIP(return, "needs root to change %s", ACCESS_SYSCTL);
+	skip = access_test_skip(paranoid);
+	if (skip)
+		SKIP(return, "%s", skip);
 	ASSERT_EQ(0, write_int(PARANOID_SYSCTL, 2));
 	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, 3));
 	ASSERT_EQ(0, pipe(go));
@@ -1342,16 +1355,14 @@ TEST(lowered_access_takes_a_suspended_states_pmu_back)
 {
 	static const unsigned int map[] = { PMC5 };
 	int paranoid = read_int(PARANOID_SYSCTL), go[2], ready[2], done[2];
+	const char *skip;
 	int status, pfd = -1, i;
 	pid_t pid;
 	char ch;
 
-	if (!have_pmcs())
-		SKIP(return, "no PMC model on this CPU");
-	if (paranoid == SYSCTL_ABSENT)
-		SKIP(return, "no %s (CONFIG_PERF_EVENTS=n)", PARANOID_SYSCTL);
-	if (geteuid())
-		SKIP(return, "needs root to change %s", ACCESS_SYSCTL);
+	skip = access_test_skip(paranoid);
+	if (skip)
+		SKIP(return, "%s", skip);
 	ASSERT_EQ(0, write_int(PARANOID_SYSCTL, 2));
 	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, 3));
 	ASSERT_EQ(0, pipe(go));
