@@ -130,6 +130,12 @@ static inline void perfctr_cpu_init_state(struct perfctr_cpu_state *state, u64 i
  * architecture's 64-bit clock (@read: the x86 TSC, the powerpc timebase),
  * whose differences are added to the sum whole, however long a period.
  * Inlined with @read, so the hot paths make no indirect call.
+ *
+ * They keep tsc_base (tsc_sum - tsc_start) for the owner's reads of
+ * tsc_base + (TSC & tsc_mask): the resume sets it, the sample leaves it
+ * (sum and start move together), and after a suspend the owner does not
+ * run until the next resume.  Where cstatus or tsc_sum change otherwise,
+ * perfctr_tsc_refresh() sets both.
  */
 static __always_inline void perfctr_tsc_suspend(struct perfctr_cpu_state *state,
 						u64 (*read)(void))
@@ -141,8 +147,13 @@ static __always_inline void perfctr_tsc_suspend(struct perfctr_cpu_state *state,
 static __always_inline void perfctr_tsc_resume(struct perfctr_cpu_state *state,
 					       u64 (*read)(void))
 {
-	if (perfctr_cstatus_has_tsc(state->cstatus))
-		state->tsc_start = read();
+	u64 now;
+
+	if (perfctr_cstatus_has_tsc(state->cstatus)) {
+		now = read();
+		state->tsc_start = now;
+		state->tsc_base = state->tsc_sum - now;
+	}
 }
 
 static __always_inline void perfctr_tsc_sample(struct perfctr_cpu_state *state,
@@ -155,6 +166,19 @@ static __always_inline void perfctr_tsc_sample(struct perfctr_cpu_state *state,
 		state->tsc_sum += now - state->tsc_start;
 		state->tsc_start = now;
 	}
+}
+
+/*
+ * The TSC's base and mask for the state's cstatus, tsc_sum and tsc_start,
+ * after a change of cstatus or tsc_sum off the switch path (a control, a
+ * suspension, a stop); inside a write section.
+ */
+static inline void perfctr_tsc_refresh(struct perfctr_cpu_state *state)
+{
+	u64 mask = perfctr_cstatus_has_tsc(state->cstatus) ? ~0ULL : 0;
+
+	state->tsc_mask = mask;
+	state->tsc_base = state->tsc_sum - (state->tsc_start & mask);
 }
 
 /*

@@ -36,7 +36,8 @@ static_assert(sizeof(struct perfctr_cpu_mask) == 4);
 static_assert(sizeof(struct perfctr_sum_ctrs) == 8 + 8 * PERFCTR_NRCTRS);
 static_assert(sizeof(struct perfctr_pmc_state) == 24);
 static_assert(offsetof(struct perfctr_cpu_state, tsc_sum) == 32);
-static_assert(offsetof(struct perfctr_cpu_state, pmc) == 40);
+static_assert(offsetof(struct perfctr_cpu_state, tsc_mask) == 48);
+static_assert(offsetof(struct perfctr_cpu_state, pmc) == 56);
 static_assert(offsetof(struct vperfctr_state, cpu_state) == 8);
 static_assert(offsetof(struct vperfctr_state, children) ==
 	      8 + sizeof(struct perfctr_cpu_state));
@@ -49,13 +50,13 @@ static_assert(sizeof(struct vperfctr_state) <= PAGE_SIZE);
 #ifdef CONFIG_X86
 static_assert(sizeof(struct perfctr_cpu_control) == 400);
 static_assert(sizeof(struct vperfctr_control) == 432);
-static_assert(sizeof(struct perfctr_cpu_state) == 40 + 24 * 18 + 400);
+static_assert(sizeof(struct perfctr_cpu_state) == 56 + 24 * 18 + 400);
 #endif
 #ifdef CONFIG_PPC
 static_assert(offsetof(struct perfctr_cpu_control, ppc) == 112);
 static_assert(sizeof(struct perfctr_cpu_control) == 152);
 static_assert(sizeof(struct vperfctr_control) == 184);
-static_assert(sizeof(struct perfctr_cpu_state) == 40 + 24 * 8 + 152);
+static_assert(sizeof(struct perfctr_cpu_state) == 56 + 24 * 8 + 152);
 #endif
 
 static unsigned int perfctr_mask_words(void)

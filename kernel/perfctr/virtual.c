@@ -429,6 +429,7 @@ static void vperfctr_mark_stopped(struct vperfctr *perfctr)
 {
 	vperfctr_write_begin(perfctr);
 	cpu_state(perfctr)->cstatus = 0;
+	perfctr_tsc_refresh(cpu_state(perfctr));
 	vperfctr_write_end(perfctr);
 	perfctr->iresume_cstatus = 0;
 	perfctr->suspended = false;
@@ -521,6 +522,7 @@ static void vperfctr_iresume_locked(struct vperfctr *perfctr, bool is_current)
 	vperfctr_write_begin(perfctr);
 	st->cstatus = perfctr->iresume_cstatus;
 	perfctr_cpu_ireload(st);
+	perfctr_tsc_refresh(st);
 	vperfctr_write_end(perfctr);
 	perfctr->iresume_cstatus = 0;
 	if (is_current)
@@ -1309,6 +1311,7 @@ static struct vperfctr *vperfctr_inherit(struct vperfctr *parent, struct task_st
 		st->cstatus = 0;
 		perfctr->suspended = true;
 	}
+	perfctr_tsc_refresh(st);
 	refcount_inc(&parent->refcnt);
 	atomic_inc(&parent->inherit_pending);
 	perfctr->inherit_parent = parent;
@@ -1625,6 +1628,7 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	st->control = next->control;
 	st->k1 = next->k1;
 	st->cstatus = next->cstatus;
+	perfctr_tsc_refresh(st);
 	vperfctr_write_end(perfctr);
 	cpumask_copy(perfctr->forbidden, forbidden);
 	perfctr->forbidden_on = forbidden_on;
@@ -1714,6 +1718,7 @@ static int do_vperfctr_suspend(struct vperfctr *perfctr)
 		vperfctr_write_begin(perfctr);
 		perfctr->suspend_cstatus = st->cstatus;
 		st->cstatus = 0;
+		perfctr_tsc_refresh(st);
 		vperfctr_write_end(perfctr);
 		perfctr->suspended = true;
 	}
@@ -1736,6 +1741,7 @@ static int do_vperfctr_resume(struct vperfctr *perfctr)
 	if (perfctr->suspended) {
 		vperfctr_write_begin(perfctr);
 		st->cstatus = perfctr->suspend_cstatus;
+		perfctr_tsc_refresh(st);
 		vperfctr_write_end(perfctr);
 		perfctr->suspended = false;
 		/* Revoked or on a forbidden CPU meanwhile: stops here. */

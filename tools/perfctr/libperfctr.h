@@ -120,6 +120,12 @@ static inline __u64 vperfctr_read_tsc_restart(const struct vperfctr_state *s)
 /* The same with the sequence counter: works with the TSC off too. */
 static inline __u64 vperfctr_read_tsc_seq(const struct vperfctr_state *s)
 {
+	return perfctr_state_read_tsc_seq(s);
+}
+
+/* The same by the TSC's base and mask (libperfctr's read). */
+static inline __u64 vperfctr_read_tsc_base(const struct vperfctr_state *s)
+{
 	return perfctr_state_read_tsc(s);
 }
 

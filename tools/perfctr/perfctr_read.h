@@ -69,8 +69,34 @@ static inline int perfctr_seq_retry(const struct vperfctr_state *s, __u32 seq)
 	return PERFCTR_LOAD(s->cpu_state.sequence) != seq;
 }
 
-/* The owner's virtual TSC; works with the TSC off too (then: its sum). */
+/*
+ * The owner's virtual TSC; works with the TSC off too (then: its sum).
+ * By the TSC's base: tsc_base + (TSC & tsc_mask), retried while tsc_base
+ * changes (it does whenever the owner was switched out or its TSC turned
+ * on or off).  The TSC is read with the TSC off too: no RDTSC-faulting
+ * (PR_SET_TSC) thread may use this; perfctr_state_read_tsc_seq() does
+ * not read the TSC then.
+ */
 static inline __u64 perfctr_state_read_tsc(const struct vperfctr_state *s)
+{
+	__u64 base, base1, mask, now;
+
+	base = PERFCTR_LOAD(s->cpu_state.tsc_base);
+	for (;;) {
+		perfctr_barrier();
+		mask = PERFCTR_LOAD(s->cpu_state.tsc_mask);
+		now = perfctr_rdtsc();
+		perfctr_barrier();
+		base1 = PERFCTR_LOAD(s->cpu_state.tsc_base);
+		if (base1 == base)
+			break;
+		base = base1;
+	}
+	return base + (now & mask);
+}
+
+/* The same by the sequence counter, reading the TSC only if it is on. */
+static inline __u64 perfctr_state_read_tsc_seq(const struct vperfctr_state *s)
 {
 	__u64 start, sum, now;
 	__u32 seq, cstatus;

@@ -111,6 +111,69 @@ static void tsc_folds_64_bits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, BIT_ULL(33) + 0x10, st->tsc_sum);
 }
 
+static u64 sim_tsc;
+
+static u64 read_sim_tsc(void)
+{
+	return sim_tsc;
+}
+
+/* What the owner's base read finds: tsc_base + (TSC & tsc_mask). */
+static u64 base_read(const struct perfctr_cpu_state *st)
+{
+	return st->tsc_base + (sim_tsc & st->tsc_mask);
+}
+
+/*
+ * The TSC's base and mask give the virtual TSC wherever the owner runs:
+ * after a resume, across samples, across a wrap of the 64-bit TSC, and
+ * after perfctr_tsc_refresh() with the TSC on and off.
+ */
+static void tsc_base_follows_resume_sample_and_refresh(struct kunit *test)
+{
+	struct perfctr_cpu_state *st = test->priv;
+
+	st->cstatus = perfctr_mk_cstatus(1, 0, 0);
+	st->tsc_sum = 100;
+	perfctr_tsc_refresh(st);
+	KUNIT_EXPECT_EQ(test, ~0ULL, st->tsc_mask);
+	sim_tsc = 5000;
+	perfctr_tsc_resume(st, read_sim_tsc);
+	sim_tsc = 5600;
+	KUNIT_EXPECT_EQ(test, 700ULL, base_read(st));
+	perfctr_tsc_sample(st, read_sim_tsc);
+	sim_tsc = 6000;
+	KUNIT_EXPECT_EQ(test, 1100ULL, base_read(st));
+	/* Out for 3000 ticks: not counted. */
+	perfctr_tsc_suspend(st, read_sim_tsc);
+	sim_tsc = 9000;
+	perfctr_tsc_resume(st, read_sim_tsc);
+	sim_tsc = 9050;
+	KUNIT_EXPECT_EQ(test, 1150ULL, base_read(st));
+	/* Across the TSC's wrap. */
+	perfctr_tsc_suspend(st, read_sim_tsc);
+	sim_tsc = -10ULL;
+	perfctr_tsc_resume(st, read_sim_tsc);
+	sim_tsc = 5;
+	KUNIT_EXPECT_EQ(test, 1165ULL, base_read(st));
+	/* Off: the sum, whatever the TSC reads. */
+	perfctr_tsc_suspend(st, read_sim_tsc);
+	st->cstatus = 0;
+	perfctr_tsc_refresh(st);
+	KUNIT_EXPECT_EQ(test, 0ULL, st->tsc_mask);
+	sim_tsc = 123456;
+	KUNIT_EXPECT_EQ(test, 1165ULL, base_read(st));
+	/* A resume with the TSC off leaves them. */
+	perfctr_tsc_resume(st, read_sim_tsc);
+	KUNIT_EXPECT_EQ(test, 1165ULL, base_read(st));
+	/* On again, by a refresh then the resume. */
+	st->cstatus = perfctr_mk_cstatus(1, 0, 0);
+	perfctr_tsc_refresh(st);
+	perfctr_tsc_resume(st, read_sim_tsc);
+	sim_tsc += 35;
+	KUNIT_EXPECT_EQ(test, 1200ULL, base_read(st));
+}
+
 static void counts_across_wrap_32(struct kunit *test)
 {
 	wraps(test, 32);
@@ -1177,6 +1240,7 @@ static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(counts_beyond_2_33_between_folds_48),
 	KUNIT_CASE(counts_across_a_40_bit_wrap_beyond_2_32),
 	KUNIT_CASE(tsc_folds_64_bits),
+	KUNIT_CASE(tsc_base_follows_resume_sample_and_refresh),
 	KUNIT_CASE(counts_across_wrap_32),
 	KUNIT_CASE(counts_across_wrap_40),
 	KUNIT_CASE(counts_across_wrap_48),

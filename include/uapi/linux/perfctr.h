@@ -67,6 +67,24 @@
  * thread can read live values; any other reader sees the sums as of the
  * owner's last suspend.
  *
+ * 3. The TSC alone, by its base and mask, which the kernel keeps so that
+ *    the owner's virtual TSC is tsc_base + (TSC & tsc_mask), the TSC on
+ *    or off; tsc_base changes whenever the owner was off the CPU or its
+ *    TSC was turned on or off, so it is its own check:
+ *
+ *	base = state->cpu_state.tsc_base;
+ *	for (;;) {
+ *		compiler barrier
+ *		mask = state->cpu_state.tsc_mask;
+ *		now = perfctr_rdtsc();
+ *		compiler barrier
+ *		base1 = state->cpu_state.tsc_base;
+ *		if (base1 == base)
+ *			break;
+ *		base = base1;
+ *	}
+ *	tsc = base + (now & mask);
+ *
  * The children's sums (struct vperfctr_children) change when a
  * descendant's totals are merged, from another thread; they have their
  * own sequence counter, read in the same way.
@@ -77,8 +95,11 @@
 #include <linux/types.h>
 #include <asm/perfctr.h>
 
-/* Version of the system-call API (2.7's plus the sequence and inheritance). */
-#define PERFCTR_API_VERSION	0x0800
+/*
+ * Version of the system-call API (2.7's plus the sequence, inheritance and
+ * the TSC's base).
+ */
+#define PERFCTR_API_VERSION	0x0900
 #define PERFCTR_CPU_VERSION	0x0100	/* 64-bit control ids */
 #define PERFCTR_ABI_VERSION	((PERFCTR_API_VERSION << 16) | PERFCTR_CPU_VERSION)
 
@@ -160,6 +181,9 @@ static inline __u64 perfctr_pmc_delta(__u64 now, __u64 start, __u32 width)
  *	the driver derives from the control)
  * @tsc_start: the TSC at the start of this period (64 bits)
  * @tsc_sum: TSC ticks up to the start of this period
+ * @tsc_base: while the owner runs, tsc_sum - tsc_start with the TSC on
+ *	and tsc_sum with it off (modulo 2^64)
+ * @tsc_mask: while the owner runs, ~0 with the TSC on and 0 with it off
  * @pmc: per-counter state
  * @control: the control in force
  */
@@ -173,6 +197,8 @@ struct perfctr_cpu_state {
 	} k1;
 	__u64 tsc_start;
 	__u64 tsc_sum;
+	__u64 tsc_base;
+	__u64 tsc_mask;
 	struct perfctr_pmc_state pmc[PERFCTR_NRCTRS];
 	struct perfctr_cpu_control control;
 };

@@ -22,7 +22,7 @@
 #define PERFCTR_ABI_IRESET	308
 #endif
 #define PERFCTR_ABI_CTRL_SIZE	(16 + PERFCTR_ABI_CCTRL_SIZE + 16)
-#define PERFCTR_ABI_STATE_SIZE	(40 + 24 * PERFCTR_NRCTRS + PERFCTR_ABI_CCTRL_SIZE)
+#define PERFCTR_ABI_STATE_SIZE	(56 + 24 * PERFCTR_NRCTRS + PERFCTR_ABI_CCTRL_SIZE)
 
 static_assert(sizeof(struct perfctr_info) == 64, "perfctr_info");
 static_assert(offsetof(struct perfctr_info, cpu_type) == 36, "cpu_type");
@@ -30,8 +30,9 @@ static_assert(sizeof(struct perfctr_cpu_mask) == 4, "perfctr_cpu_mask");
 static_assert(sizeof(struct perfctr_sum_ctrs) == 8 + 8 * PERFCTR_NRCTRS, "sum_ctrs");
 static_assert(sizeof(struct perfctr_pmc_state) == 24, "pmc_state");
 static_assert(offsetof(struct perfctr_cpu_state, tsc_sum) == 32, "tsc_sum");
-static_assert(offsetof(struct perfctr_cpu_state, pmc) == 40, "pmc");
-static_assert(offsetof(struct perfctr_cpu_state, control) == 40 + 24 * PERFCTR_NRCTRS, "control");
+static_assert(offsetof(struct perfctr_cpu_state, tsc_mask) == 48, "tsc_mask");
+static_assert(offsetof(struct perfctr_cpu_state, pmc) == 56, "pmc");
+static_assert(offsetof(struct perfctr_cpu_state, control) == 56 + 24 * PERFCTR_NRCTRS, "control");
 static_assert(sizeof(struct perfctr_cpu_state) == PERFCTR_ABI_STATE_SIZE, "cpu_state");
 static_assert(offsetof(struct vperfctr_state, cpu_state) == 8, "vperfctr_state");
 static_assert(offsetof(struct vperfctr_state, children) == 8 + PERFCTR_ABI_STATE_SIZE, "children");

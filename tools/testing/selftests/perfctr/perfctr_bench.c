@@ -283,6 +283,9 @@ static void bench_pmc_reads(void)
 	INSN_LOOP(s, 2000, map, -1, consume(vperfctr_read_pmc_seq(map, 0)));
 	add_row("read PMC (instructions)", "perfctr fast read PMC (sequence)",
 		"insns/read", "perf_event read() instructions", s);
+	INSN_LOOP(s, 2000, map, -1, consume(vperfctr_read_tsc_base(map)));
+	add_row("read PMC (instructions)", "perfctr fast read TSC (base)",
+		"insns/read", "perf_event read() instructions", s);
 	INSN_LOOP(s, 2000, map, -1, consume(vperfctr_read_tsc_seq(map)));
 	add_row("read PMC (instructions)", "perfctr fast read TSC (sequence)",
 		"insns/read", "perf_event read() instructions", s);
@@ -330,6 +333,9 @@ static void bench_reads(void)
 	}
 	TIME_LOOP(s, 20000, consume(perf_read(pfd)));
 	add_row("read", "perf_event read() task-clock", "ns/read", NULL, s);
+	TIME_LOOP(s, 200000, consume(vperfctr_read_tsc_base(map)));
+	add_row("read", "perfctr fast read TSC (base)", "ns/read",
+		"perf_event read() task-clock", s);
 	TIME_LOOP(s, 200000, consume(vperfctr_read_tsc_seq(map)));
 	add_row("read", "perfctr fast read TSC (sequence)", "ns/read",
 		"perf_event read() task-clock", s);
@@ -344,10 +350,13 @@ static void bench_reads(void)
 	TIME_LOOP(s, 200000, consume(perfctr_rdtsc()));
 	add_row("read", "bare TSC read (floor)", "ns/read", "perf_event read() task-clock", s);
 	/*
-	 * The fast read against the bare one, measured again right after it
+	 * The fast reads against the bare one, measured again right after it
 	 * (the first rows come after perf's read() and may run slower), and
 	 * the bare read once more, for the drift between them.
 	 */
+	TIME_LOOP(s, 200000, consume(vperfctr_read_tsc_base(map)));
+	add_row("read vs bare TSC", "fast read TSC (base), again", "ns/read",
+		"bare TSC read (floor)", s);
 	TIME_LOOP(s, 200000, consume(vperfctr_read_tsc_seq(map)));
 	add_row("read vs bare TSC", "fast read TSC (sequence), again", "ns/read",
 		"bare TSC read (floor)", s);

@@ -71,7 +71,7 @@ static void *run(void *arg)
 		} else {
 			nanosleep(&ms, NULL);
 		}
-		__atomic_store_n(&t->fast, vperfctr_read_tsc_seq(t->map), __ATOMIC_RELAXED);
+		__atomic_store_n(&t->fast, vperfctr_read_tsc_base(t->map), __ATOMIC_RELAXED);
 #ifdef _ARCH_PPC64
 		__atomic_store_n(&t->insns, vperfctr_read_pmc_seq(t->map, 0), __ATOMIC_RELAXED);
 #endif

@@ -644,7 +644,7 @@ static void *pingpong_fn(void *arg)
 {
 	struct pingpong *p = arg;
 	const struct vperfctr_state *map;
-	unsigned long long last = 0, v;
+	unsigned long long last = 0, v, w;
 	int fd, i;
 	char c = 0;
 
@@ -663,10 +663,12 @@ static void *pingpong_fn(void *arg)
 			p->err = EIO;
 			break;
 		}
-		v = vperfctr_read_tsc_seq(map);
-		if (v < last)
+		/* Both fast reads, just after a switch-in. */
+		v = vperfctr_read_tsc_base(map);
+		w = vperfctr_read_tsc_seq(map);
+		if (v < last || w < v)
 			p->nonmono++;
-		last = v;
+		last = w;
 	}
 	p->final = sys_tsc(fd);
 	if (p->final < last)
@@ -761,6 +763,7 @@ TEST(virt_suspend_pauses_and_resume_goes_on)
 	a = sys_tsc(fd);
 	EXPECT_LT(0, a);
 	EXPECT_EQ(a, vperfctr_read_tsc_seq(map));
+	EXPECT_EQ(a, vperfctr_read_tsc_base(map));
 	cpu_spin_ms(20);
 	b = sys_tsc(fd);
 	EXPECT_EQ(a, b);	/* nothing counted while suspended */
@@ -773,6 +776,7 @@ TEST(virt_suspend_pauses_and_resume_goes_on)
 	cpu_spin_ms(10);
 	c = vperfctr_read_tsc_seq(map);
 	EXPECT_LT(b, c);	/* goes on from the sum, not from zero */
+	EXPECT_LE(c, vperfctr_read_tsc_base(map));
 	EXPECT_EQ(0, vperfctr_resume(fd));	/* running: nothing changes */
 	EXPECT_LE(c, sys_tsc(fd));
 	vperfctr_unmap(map);
@@ -816,7 +820,7 @@ TEST(virt_control_ends_a_suspension)
 TEST(mmap_fast_reads_agree_with_syscall)
 {
 	const struct vperfctr_state *map;
-	unsigned long long r1, s, r2, last = 0;
+	unsigned long long r1, s, r2, r3, last = 0;
 	int fd = self_tsc_state(), i;
 
 	ASSERT_LE(0, fd);
@@ -828,10 +832,12 @@ TEST(mmap_fast_reads_agree_with_syscall)
 		r1 = vperfctr_read_tsc_restart(map);
 		s = sys_tsc(fd);
 		r2 = vperfctr_read_tsc_seq(map);
+		r3 = vperfctr_read_tsc_base(map);
 		ASSERT_LE(last, r1);
 		ASSERT_LE(r1, s);
 		ASSERT_LE(s, r2);
-		last = r2;
+		ASSERT_LE(r2, r3);
+		last = r3;
 		if (i % 500 == 0)
 			sleep_ms(1);	/* and across context switches */
 	}
@@ -855,6 +861,7 @@ TEST(mmap_seq_read_with_tsc_off)
 	ASSERT_EQ(0, vperfctr_control(fd, &c));
 	EXPECT_EQ(0, map->cpu_state.cstatus);
 	EXPECT_EQ(0, vperfctr_read_tsc_seq(map));
+	EXPECT_EQ(0, vperfctr_read_tsc_base(map));
 	EXPECT_EQ(sys_tsc(fd), vperfctr_read_tsc_seq(map));
 	seq = map->cpu_state.sequence;
 	EXPECT_EQ(0, seq & 1);
@@ -864,6 +871,150 @@ TEST(mmap_seq_read_with_tsc_off)
 	vperfctr_unmap(map);
 	vperfctr_unlink(fd);
 	close(fd);
+}
+
+/*
+ * The TSC's base and mask follow every change of the TSC: on, they are
+ * tsc_sum - tsc_start and ~0; suspended, stopped or off, tsc_sum and 0,
+ * so that tsc_base + (TSC & tsc_mask) is the virtual TSC each time.
+ */
+static int tsc_base_is_consistent(const struct vperfctr_state *map)
+{
+	const struct perfctr_cpu_state *st = &map->cpu_state;
+
+	if (st->cstatus & PERFCTR_CSTATUS_TSC)
+		return st->tsc_mask == ~0ULL && st->tsc_base == st->tsc_sum - st->tsc_start;
+	return st->tsc_mask == 0 && st->tsc_base == st->tsc_sum;
+}
+
+TEST(mmap_base_read_follows_every_change)
+{
+	const struct vperfctr_state *map;
+	struct vperfctr_control c;
+	unsigned long long a, b;
+	int fd = self_tsc_state();
+
+	ASSERT_LE(0, fd);
+	map = vperfctr_map(fd);
+	ASSERT_NE(NULL, map);
+	EXPECT_TRUE(tsc_base_is_consistent(map));
+	cpu_spin_ms(5);
+	EXPECT_TRUE(tsc_base_is_consistent(map));	/* after ticks and switches */
+	ASSERT_EQ(0, vperfctr_suspend(fd));
+	EXPECT_TRUE(tsc_base_is_consistent(map));
+	a = sys_tsc(fd);
+	EXPECT_LT(0, a);
+	cpu_spin_ms(5);
+	EXPECT_EQ(a, vperfctr_read_tsc_base(map));
+	ASSERT_EQ(0, vperfctr_resume(fd));
+	EXPECT_TRUE(tsc_base_is_consistent(map));
+	cpu_spin_ms(5);
+	b = vperfctr_read_tsc_base(map);
+	EXPECT_LT(a, b);
+	EXPECT_LE(b, sys_tsc(fd));
+	/* Off: the sum (reset), whatever the TSC does. */
+	vperfctr_control_tsc(&c, 0);
+	ASSERT_EQ(0, vperfctr_control(fd, &c));
+	EXPECT_TRUE(tsc_base_is_consistent(map));
+	cpu_spin_ms(5);
+	EXPECT_EQ(0, vperfctr_read_tsc_base(map));
+	/* On again: from zero, below what was counted before. */
+	vperfctr_control_tsc(&c, 1);
+	ASSERT_EQ(0, vperfctr_control(fd, &c));
+	EXPECT_TRUE(tsc_base_is_consistent(map));
+	a = vperfctr_read_tsc_base(map);
+	EXPECT_LT(a, b);
+	EXPECT_LE(a, sys_tsc(fd));
+	/* Suspended, then replaced by a control: on at once. */
+	ASSERT_EQ(0, vperfctr_suspend(fd));
+	ASSERT_EQ(0, vperfctr_control(fd, &c));
+	EXPECT_TRUE(tsc_base_is_consistent(map));
+	cpu_spin_ms(2);
+	EXPECT_LT(0, vperfctr_read_tsc_base(map));
+	/* Unlinked: stopped, the sum as it was. */
+	ASSERT_EQ(0, vperfctr_unlink(fd));
+	EXPECT_TRUE(tsc_base_is_consistent(map));
+	a = vperfctr_read_tsc_base(map);
+	cpu_spin_ms(2);
+	EXPECT_EQ(a, vperfctr_read_tsc_base(map));
+	vperfctr_unmap(map);
+	close(fd);
+}
+
+/*
+ * The child of mmap_reads_retry_across_a_switch: reads its TSC 200 times
+ * each way, publishing every value in @out (out[0]: reads done, out[1]:
+ * the last value).
+ */
+static int stepped_reader(unsigned long long *out)
+{
+	const struct vperfctr_state *map;
+	int fd = self_tsc_state(), i;
+
+	map = fd < 0 ? NULL : vperfctr_map(fd);
+	if (!map)
+		return 100;
+	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) || raise(SIGSTOP))
+		return 101;
+	for (i = 0; i < 200; i++) {
+		__atomic_store_n(&out[1], vperfctr_read_tsc_base(map), __ATOMIC_RELAXED);
+		__atomic_store_n(&out[0], 2 * i + 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&out[1], vperfctr_read_tsc_seq(map), __ATOMIC_RELAXED);
+		__atomic_store_n(&out[0], 2 * i + 2, __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
+/*
+ * A fast read that straddles a context switch is retried.  Single-stepped
+ * by its tracer, the owner is switched out at every instruction, so no
+ * read completes while it is stepped.  The tracer holds it stopped 5 ms
+ * every tenth step, and after every step compares the last value read
+ * with the owner's count (the system call, on the tracer's descriptor of
+ * the stopped owner's state): a read that kept what it loaded before a
+ * stop would have counted those 5 ms, and be ahead.  (Preemption cannot
+ * show this under QEMU TCG, which takes interrupts only between
+ * translated blocks.)
+ */
+TEST(mmap_reads_retry_across_a_switch)
+{
+	unsigned long long *out;
+	int status, steps, fd = -1, ahead = 0;
+	pid_t pid;
+
+	out = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, out);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(stepped_reader(out));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSTOPPED(status));
+	fd = vperfctr_open(pid, 0);
+	ASSERT_LE(0, fd);
+	for (steps = 0; steps < 2000; steps++) {
+		if (steps % 10 == 0)
+			sleep_ms(5);
+		ASSERT_EQ(0, ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL));
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		if (!WIFSTOPPED(status))
+			break;
+		if (__atomic_load_n(&out[1], __ATOMIC_RELAXED) > sys_tsc(fd))
+			ahead++;
+	}
+	TH_LOG("%llu reads completed in %d steps, %d ahead", out[0], steps, ahead);
+	EXPECT_EQ(0, ahead);
+	EXPECT_EQ(0, out[0]);	/* none completed while stepped */
+	if (WIFSTOPPED(status)) {
+		ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	}
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(400, out[0]);	/* and all of them once it runs */
+	close(fd);
+	munmap(out, sysconf(_SC_PAGESIZE));
 }
 
 TEST(mmap_writes_refused)
@@ -1773,6 +1924,10 @@ TEST(inherit_child_state_is_its_own)
 		b = vperfctr_read_tsc_seq(s);
 		if (b <= a || sys_tsc(cfd) < b)
 			_exit(5);
+		/* The TSC's base and mask came with the control. */
+		b = vperfctr_read_tsc_base(s);
+		if (b <= a || sys_tsc(cfd) < b)
+			_exit(7);
 		/* The inherited descriptor still names the parent's: not ours. */
 		if (vperfctr_unlink(fd) != -1 || errno != EPERM)
 			_exit(6);
@@ -1805,12 +1960,12 @@ TEST(inherit_suspended_child_starts_suspended)
 		if (s->cpu_state.cstatus)
 			_exit(2);
 		cpu_spin_ms(5);
-		if (vperfctr_read_tsc_seq(s))
+		if (vperfctr_read_tsc_seq(s) || vperfctr_read_tsc_base(s))
 			_exit(3);	/* counted while suspended */
 		if (vperfctr_resume(cfd))
 			_exit(4);
 		cpu_spin_ms(5);
-		if (!vperfctr_read_tsc_seq(s))
+		if (!vperfctr_read_tsc_seq(s) || !vperfctr_read_tsc_base(s))
 			_exit(5);
 		_exit(0);
 	}
