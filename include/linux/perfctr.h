@@ -135,13 +135,14 @@ static inline void perfctr_cpu_init_state(struct perfctr_cpu_state *state, u64 i
  * tsc_base + (TSC & tsc_mask): the resume sets it, the sample leaves it
  * (sum and start move together), and after a suspend the owner does not
  * run until the next resume.  Where cstatus or tsc_sum change otherwise,
- * perfctr_tsc_refresh() sets both.
+ * perfctr_tsc_refresh() sets both.  While the TSC runs, the sum so far
+ * is tsc_base + TSC, as the owner reads it.
  */
 static __always_inline void perfctr_tsc_suspend(struct perfctr_cpu_state *state,
 						u64 (*read)(void))
 {
 	if (perfctr_cstatus_has_tsc(state->cstatus))
-		state->tsc_sum += read() - state->tsc_start;
+		state->tsc_sum = state->tsc_base + read();
 }
 
 static __always_inline void perfctr_tsc_resume(struct perfctr_cpu_state *state,
@@ -163,7 +164,7 @@ static __always_inline void perfctr_tsc_sample(struct perfctr_cpu_state *state,
 
 	if (perfctr_cstatus_has_tsc(state->cstatus)) {
 		now = read();
-		state->tsc_sum += now - state->tsc_start;
+		state->tsc_sum = state->tsc_base + now;
 		state->tsc_start = now;
 	}
 }

@@ -107,6 +107,7 @@ static void tsc_folds_64_bits(struct kunit *test)
 	st->tsc_start = 0x1fffffff0ULL;
 	st->cstatus = perfctr_mk_cstatus(1, 0, 0);
 	st->tsc_sum = 0;
+	perfctr_tsc_refresh(st);
 	perfctr_tsc_suspend(st, tsc_after_2_33);
 	KUNIT_EXPECT_EQ(test, BIT_ULL(33) + 0x10, st->tsc_sum);
 }
