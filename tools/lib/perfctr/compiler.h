@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kernel's __printf(), __noreturn and ARRAY_SIZE() for perfex and
+ * The kernel's __printf(), __noreturn, noinline and ARRAY_SIZE() for perfex and
  * the tests, as tools/include/linux/compiler.h and kernel.h define them.  checkpatch asks for
  * these macros in place of the __attribute__ they expand to, at their
  * definitions too: perfctr_attribute() spells the definitions.
@@ -15,6 +15,9 @@
 #endif
 #ifndef __noreturn
 #define __noreturn		perfctr_attribute(__noreturn__)
+#endif
+#ifndef noinline
+#define noinline		perfctr_attribute(__noinline__)
 #endif
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))

@@ -43,6 +43,7 @@ for f in include/libperfctr.h include/perfctr_read.h \
 	 include/perfctr/linux/perfctr.h include/perfctr/asm/perfctr.h \
 	 lib/libperfctr.a lib/libperfctr.so.3 lib/libperfctr.so \
 	 lib/pkgconfig/libperfctr.pc bin/perfex share/man/man1/perfex.1 \
+	 bin/perfctr-selftest share/man/man1/perfctr-selftest.1 \
 	 share/man/man2/perfctr_info.2 share/man/man2/vperfctr_read.2 \
 	 share/man/man3/libperfctr.3; do
 	[ -e "$dest/opt/perfctr/$f" ] || { echo "# missing $f"; st=1; }
@@ -177,6 +178,13 @@ if ! "$out/gcc/perfex" -i >/dev/null 2>"$out/perfex.err"; then
 		grep -q '^self: this kernel has no perfctr' "$out/self.err" &&
 		grep -q '^signal: this kernel has no perfctr' "$out/signal.err"
 	result $? "examples self and signal without perfctr: exit 1, the reason"
+	noperfctr='this kernel has no perfctr'
+	"$out/gcc/perfctr-selftest" >"$out/selftest.out" 2>&1
+	st=$?
+	[ $st -eq 1 ] && [ "$(grep -c . "$out/selftest.out")" -eq 1 ] &&
+		grep -q "^perfctr-selftest: perfctr_info: Function not implemented: $noperfctr" \
+			"$out/selftest.out"
+	result $? "perfctr-selftest without perfctr: exit 1, one line: ENOSYS explained"
 fi
 "$out/gcc/tests/libperfctr_test" --perfex "$out/gcc/perfex" >"$out/test.log" 2>&1
 result $? "libperfctr_test on the host (skips without perfctr)"
@@ -184,7 +192,8 @@ result $? "libperfctr_test on the host (skips without perfctr)"
 # Without perfctr the library fails ENOSYS before any perfctr system call
 # (473-480 may be other calls' on other kernels): strace shows none.
 # The example exits 1 when vperfctr_open() fails.
-name="no perfctr system call without perfctr (perfex -i, -l, usage; libperfctr_test; the examples)"
+name="no perfctr system call without perfctr (perfex -i, -l, usage; libperfctr_test; the examples;"
+name="$name perfctr-selftest)"
 if [ -e /proc/sys/kernel/perfctr_access ]; then
 	echo "ok $((n = n + 1)) $name # SKIP this kernel has perfctr"
 elif ! command -v strace >/dev/null || ! strace -o /dev/null true 2>/dev/null; then
@@ -193,7 +202,8 @@ else
 	st=0
 	for cmd in "$out/gcc/perfex -i" "$out/gcc/perfex -l" "$out/gcc/perfex" \
 		   "$out/gcc/tests/libperfctr_test" "$out/readme_example" \
-		   "$out/gcc/examples/self" "$out/gcc/examples/signal"; do
+		   "$out/gcc/examples/self" "$out/gcc/examples/signal" \
+		   "$out/gcc/perfctr-selftest"; do
 		LD_LIBRARY_PATH=$dest/opt/perfctr/lib strace -f -n -o "$out/strace.log" \
 			$cmd >/dev/null 2>&1
 		code=$?
