@@ -23,6 +23,7 @@
  */
 #include <linux/capability.h>
 #include <linux/compiler.h>
+#include <linux/cred.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/init.h>
@@ -32,12 +33,14 @@
 #include <linux/percpu.h>
 #include <linux/perfctr.h>
 #include <linux/pid.h>
+#include <linux/proc_fs.h>
 #include <linux/ptrace.h>
 #include <linux/pseudo_fs.h>
 #include <linux/perf_event.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/security.h>
+#include <linux/seq_file.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -93,7 +96,7 @@ struct vperfctr {
 	unsigned int sample_period;	/* ticks between samples (the control's) */
 	int si_signo;
 	unsigned int flags;		/* VPERFCTR_CONTROL_* */
-	bool has_pmu;			/* holds a PMU reservation */
+	bool has_pmu;			/* holds a PMU reservation; reserve_mutex */
 	bool suspended;			/* by vperfctr_suspend(): suspend_cstatus */
 	struct mm_struct *rdpmc_mm;	/* its count of user reads, mmgrab()ed */
 	/*
@@ -178,6 +181,8 @@ struct vperfctr {
 	bool exited;			/* detached by its owner's exit */
 	bool aborted;			/* its fork failed after all */
 	spinlock_t children_lock;
+	/* On vperfctr_pmu_holders while has_pmu; vperfctr_reserve_mutex. */
+	struct list_head pmu_node;
 };
 
 /*
@@ -207,9 +212,11 @@ struct vperfctr {
  * out of perf_event_open(); LSMs are asked as for perf_event_open().
  * Checked with the caller's credentials when it creates or programs a
  * state: a tracer programming its tracee needs the rights itself.
- * Lowering the sysctl takes back what the new level does not allow: each
- * such state stops at its owner's next switch-in or tick and releases
- * the PMU (vperfctr_revoke()).
+ * Lowering the sysctl takes back what the new level does not allow, from
+ * every state, running or not (vperfctr_revoke_holders()): a state
+ * running on a CPU stops there at once, one that does not run stops at
+ * its owner's next switch-in (vperfctr_revoke()), and the PMU goes back
+ * before the write returns, even from a stopped or blocked owner.
  */
 #define VPERFCTR_ACCESS_USERS_PMCS	3
 #define VPERFCTR_ACCESS_USERS_TSC	2
@@ -222,6 +229,8 @@ static struct vfsmount *vperfctr_mnt __ro_after_init;
 static DEFINE_MUTEX(vperfctr_reserve_mutex);
 static atomic64_t vperfctr_control_ids;	/* the last control_id given */
 static unsigned int vperfctr_nr_pmu_users;	/* vperfctr_reserve_mutex */
+/* The states holding the PMU (has_pmu): /proc/perfctr_pmu lists them. */
+static LIST_HEAD(vperfctr_pmu_holders);	/* vperfctr_reserve_mutex */
 
 #ifdef CONFIG_PERFCTR_INTERRUPT_SUPPORT
 /*
@@ -399,7 +408,7 @@ static void vperfctr_revoke(struct vperfctr *perfctr)
 {
 	vperfctr_mark_stopped(perfctr);
 	vperfctr_discard_overflow(perfctr);
-	if (perfctr->has_pmu) {
+	if (READ_ONCE(perfctr->has_pmu)) {
 		set_bit(VPERFCTR_PENDING_REVOKE, &perfctr->pending);
 		vperfctr_queue_signal(perfctr);
 	}
@@ -679,9 +688,11 @@ static int vperfctr_get_pmu(struct vperfctr *perfctr)
 {
 	const char *other = NULL;
 
-	if (perfctr->has_pmu)
-		return 0;
 	mutex_lock(&vperfctr_reserve_mutex);
+	if (perfctr->has_pmu) {
+		mutex_unlock(&vperfctr_reserve_mutex);
+		return 0;
+	}
 	if (!vperfctr_nr_pmu_users) {
 		other = perfctr_cpu_reserve(VPERFCTR_SERVICE);
 #ifdef CONFIG_PERFCTR_INTERRUPT_SUPPORT
@@ -689,39 +700,47 @@ static int vperfctr_get_pmu(struct vperfctr *perfctr)
 			perfctr_cpu_set_ihandler(vperfctr_ihandler);
 #endif
 	}
-	if (!other)
+	if (!other) {
 		vperfctr_nr_pmu_users++;
+		perfctr->has_pmu = true;
+		list_add_tail(&perfctr->pmu_node, &vperfctr_pmu_holders);
+	}
 	mutex_unlock(&vperfctr_reserve_mutex);
 	if (other) {
 		pr_info_ratelimited("perfctr: the performance counters are in use by %s\n",
 				    other);
 		return -EBUSY;
 	}
-	perfctr->has_pmu = true;
 	return 0;
 }
 
 /*
  * User-space reads of the counters (perfctr_cpu_rdpmc_get()): granted on
  * the owner's mm while the state holds the PMU, moved to the new mm at
- * exec, revoked with the PMU.
+ * exec, revoked with the PMU.  rdpmc_mm changes under
+ * vperfctr_reserve_mutex, as has_pmu does: the sysctl's revocation
+ * takes both from a state whose owner may be running its own system
+ * call meanwhile.
  */
 static void vperfctr_grant_rdpmc(struct vperfctr *perfctr, struct task_struct *tsk)
 {
 	struct mm_struct *mm = tsk->mm;
 
-	if (perfctr->rdpmc_mm || !perfctr->has_pmu || !mm)
+	if (!mm)
 		return;
-	if (perfctr_cpu_rdpmc_get(mm)) {
+	mutex_lock(&vperfctr_reserve_mutex);
+	if (!perfctr->rdpmc_mm && perfctr->has_pmu && perfctr_cpu_rdpmc_get(mm)) {
 		mmgrab(mm);
 		perfctr->rdpmc_mm = mm;
 	}
+	mutex_unlock(&vperfctr_reserve_mutex);
 }
 
-static void vperfctr_revoke_rdpmc(struct vperfctr *perfctr)
+static void __vperfctr_revoke_rdpmc(struct vperfctr *perfctr)
 {
 	struct mm_struct *mm = perfctr->rdpmc_mm;
 
+	lockdep_assert_held(&vperfctr_reserve_mutex);
 	if (mm) {
 		perfctr->rdpmc_mm = NULL;
 		perfctr_cpu_rdpmc_put(mm);
@@ -729,15 +748,32 @@ static void vperfctr_revoke_rdpmc(struct vperfctr *perfctr)
 	}
 }
 
-static void vperfctr_put_pmu(struct vperfctr *perfctr)
+static void vperfctr_revoke_rdpmc(struct vperfctr *perfctr)
 {
+	mutex_lock(&vperfctr_reserve_mutex);
+	__vperfctr_revoke_rdpmc(perfctr);
+	mutex_unlock(&vperfctr_reserve_mutex);
+}
+
+static void __vperfctr_put_pmu(struct vperfctr *perfctr)
+{
+	lockdep_assert_held(&vperfctr_reserve_mutex);
 	if (!perfctr->has_pmu)
 		return;
-	vperfctr_revoke_rdpmc(perfctr);
+	__vperfctr_revoke_rdpmc(perfctr);
 	perfctr->has_pmu = false;
-	mutex_lock(&vperfctr_reserve_mutex);
+	list_del(&perfctr->pmu_node);
 	if (!--vperfctr_nr_pmu_users)
 		perfctr_cpu_release(VPERFCTR_SERVICE);
+}
+
+static void vperfctr_put_pmu(struct vperfctr *perfctr)
+{
+	/* Only the sysctl's revocation clears it meanwhile (not sets it). */
+	if (!READ_ONCE(perfctr->has_pmu))
+		return;
+	mutex_lock(&vperfctr_reserve_mutex);
+	__vperfctr_put_pmu(perfctr);
 	mutex_unlock(&vperfctr_reserve_mutex);
 }
 
@@ -774,6 +810,7 @@ static struct vperfctr *vperfctr_alloc(void)
 	refcount_set(&perfctr->refcnt, 1);
 	atomic_set(&perfctr->inherit_pending, 1);	/* the owner-to-be */
 	spin_lock_init(&perfctr->children_lock);
+	INIT_LIST_HEAD(&perfctr->pmu_node);
 	perfctr->ovf_tick = jiffies - 1;	/* no overflow in this tick yet */
 	init_task_work(&perfctr->signal_work, vperfctr_signal_work);
 	perfctr->state = page_address(perfctr->page);
@@ -1001,7 +1038,15 @@ void __vperfctr_exec(struct task_struct *tsk, bool secure)
 
 	if (!perfctr)
 		return;
-	if (secure || (perfctr->flags & VPERFCTR_CONTROL_CLOEXEC)) {
+	/*
+	 * An interrupt-mode control does not survive exec: the new program
+	 * has the default action for its signal (for SIGIO, termination),
+	 * and its first overflow would kill it.  Unlinked as with
+	 * VPERFCTR_CONTROL_CLOEXEC, as perf removes its sigtrap events
+	 * (which require remove_on_exec); an inherited one too.
+	 */
+	if (secure || (perfctr->flags & VPERFCTR_CONTROL_CLOEXEC) ||
+	    cpu_state(perfctr)->control.nrictrs) {
 		vperfctr_detach(perfctr, tsk);
 	} else if (perfctr->rdpmc_mm) {
 		/*
@@ -1205,13 +1250,101 @@ static void vperfctr_end(struct task_struct *tsk)
 	}
 }
 
+/*
+ * On each CPU, as the tick would: a state running there whose control
+ * the new kernel.perfctr_access no longer allows stops now, and one
+ * suspended by its owner is stopped (vperfctr_sample_locked()).
+ */
+static void vperfctr_revoke_running(void *unused)
+{
+	struct vperfctr *perfctr = current->thread.perfctrs;
+	unsigned long flags;
+
+	if (!perfctr || !vperfctr_revoked(perfctr))
+		return;
+	perfctr_pmi_save(flags);
+	vperfctr_sample_locked(perfctr);
+	perfctr_pmi_restore(flags);
+}
+
+/*
+ * kernel.perfctr_access was lowered: take the PMU from every state whose
+ * control the new level does not allow, whether its owner runs, sleeps,
+ * or is stopped by a signal or a tracer.  First each CPU stops the
+ * revoked state it runs; after that no revoked state runs anywhere, and
+ * none starts again (vperfctr_resume_locked() checks first).  Then the
+ * reservations go, with the user-space reads: the PMU is free for perf,
+ * the NMI watchdog and KVM when the write returns.  The states keep
+ * their sums; each owner sees its counters stopped and its next PMC
+ * control refused with EACCES.
+ */
+static void vperfctr_revoke_holders(void)
+{
+	struct vperfctr *perfctr, *next;
+
+	on_each_cpu(vperfctr_revoke_running, NULL, 1);
+	mutex_lock(&vperfctr_reserve_mutex);
+	list_for_each_entry_safe(perfctr, next, &vperfctr_pmu_holders, pmu_node)
+		if (vperfctr_revoked(perfctr))
+			__vperfctr_put_pmu(perfctr);
+	mutex_unlock(&vperfctr_reserve_mutex);
+}
+
+static int vperfctr_access_handler(const struct ctl_table *table, int write,
+				   void *buffer, size_t *lenp, loff_t *ppos)
+{
+	int old = READ_ONCE(sysctl_perfctr_access);
+	int err = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+
+	if (!err && write && READ_ONCE(sysctl_perfctr_access) < old)
+		vperfctr_revoke_holders();
+	return err;
+}
+
+/*
+ * /proc/perfctr_pmu (root only): who holds the PMU -- one line per state
+ * with programmable counters, running or suspended: its owner's thread
+ * and process ids (in the reader's PID namespace), real uid, the number
+ * of counters and whether they run, are suspended, or are stopped.
+ */
+static int vperfctr_pmu_show(struct seq_file *m, void *unused)
+{
+	struct vperfctr *perfctr;
+	struct task_struct *owner;
+	const struct perfctr_cpu_state *st;
+	const char *what;
+
+	seq_puts(m, "tid\tpid\tuid\tcounters\tstate\n");
+	mutex_lock(&vperfctr_reserve_mutex);
+	list_for_each_entry(perfctr, &vperfctr_pmu_holders, pmu_node) {
+		st = cpu_state(perfctr);
+		if (perfctr->suspended)
+			what = "suspended";
+		else if (perfctr_cstatus_nrctrs(READ_ONCE(st->cstatus)) ||
+			 perfctr->iresume_cstatus)
+			what = "counting";
+		else
+			what = "stopped";
+		rcu_read_lock();
+		owner = READ_ONCE(perfctr->owner);
+		if (owner)
+			seq_printf(m, "%d\t%d\t%u\t%u\t%s\n", task_pid_vnr(owner),
+				   task_tgid_vnr(owner),
+				   from_kuid_munged(current_user_ns(), task_uid(owner)),
+				   st->control.nractrs + st->control.nrictrs, what);
+		rcu_read_unlock();
+	}
+	mutex_unlock(&vperfctr_reserve_mutex);
+	return 0;
+}
+
 static const struct ctl_table vperfctr_sysctls[] = {
 	{
 		.procname	= "perfctr_access",
 		.data		= &sysctl_perfctr_access,
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= vperfctr_access_handler,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_THREE,
 	},
@@ -1895,5 +2028,6 @@ int __init vperfctr_init(void)
 	if (IS_ERR(vperfctr_mnt))
 		return PTR_ERR(vperfctr_mnt);
 	register_sysctl_init("kernel", vperfctr_sysctls);
+	proc_create_single("perfctr_pmu", 0400, NULL, vperfctr_pmu_show);
 	return 0;
 }

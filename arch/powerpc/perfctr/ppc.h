@@ -7,6 +7,7 @@
 #define _ARCH_POWERPC_PERFCTR_PPC_H
 
 #include <linux/perfctr.h>
+#include <asm/reg.h>
 #include <asm/time.h>
 
 /**
@@ -65,6 +66,31 @@ static inline void perfctr_ppc_fold(struct perfctr_cpu_state *state,
 		now = read_pmc(state->pmc[i].map);
 		state->pmc[i].sum += perfctr_pmc_delta(now, state->pmc[i].start, 32);
 		state->pmc[i].start = now;
+	}
+}
+
+/* Write PMC@pmc + 1 (0-5), as ppc32 and ppc64 both number the SPRs. */
+static inline void perfctr_ppc_write_pmc(unsigned int pmc, u32 val)
+{
+	switch (pmc) {
+	case 0:
+		mtspr(SPRN_PMC1, val);
+		break;
+	case 1:
+		mtspr(SPRN_PMC2, val);
+		break;
+	case 2:
+		mtspr(SPRN_PMC3, val);
+		break;
+	case 3:
+		mtspr(SPRN_PMC4, val);
+		break;
+	case 4:
+		mtspr(SPRN_PMC5, val);
+		break;
+	default:
+		mtspr(SPRN_PMC6, val);
+		break;
 	}
 }
 

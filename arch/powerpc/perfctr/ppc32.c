@@ -156,8 +156,16 @@ static void ppc32_resume_pmcs(struct perfctr_cpu_state *state)
 	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
 	u32 mmcr0;
 
-	if (cache->id != state->k1.id)
+	if (cache->id != state->k1.id) {
 		ppc32_load_control(state, cache);
+		/*
+		 * Another control: zero every PMC first, or the new owner
+		 * would read the last one's final counts in its start and
+		 * through UPMC1-6 (as ppc64_resume_slow()).
+		 */
+		for (i = 0; i < ppc32_nr_pmcs; i++)
+			perfctr_ppc_write_pmc(i, 0);
+	}
 	for (i = 0; i < nrctrs; i++)
 		state->pmc[i].start = ppc32_read_pmc(state->pmc[i].map);
 	mmcr0 = cache->mmcr0;

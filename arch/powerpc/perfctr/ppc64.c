@@ -80,30 +80,6 @@ static u32 ppc64_read_pmc(unsigned int pmc)
 	}
 }
 
-static void ppc64_write_pmc(unsigned int pmc, u32 val)
-{
-	switch (pmc) {
-	case 0:
-		mtspr(SPRN_PMC1, val);
-		break;
-	case 1:
-		mtspr(SPRN_PMC2, val);
-		break;
-	case 2:
-		mtspr(SPRN_PMC3, val);
-		break;
-	case 3:
-		mtspr(SPRN_PMC4, val);
-		break;
-	case 4:
-		mtspr(SPRN_PMC5, val);
-		break;
-	default:
-		mtspr(SPRN_PMC6, val);
-		break;
-	}
-}
-
 /*
  * Valid: the control's PMCnSEL bytes, MMCR1's low word (the control's own
  * mmcr1 has only the high word), go to k1.drv, so that a switch between
@@ -251,8 +227,21 @@ static noinline void ppc64_resume_slow(struct perfctr_cpu_state *state,
 	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
 	unsigned int idle;
 
-	if (cache->id != state->k1.id)
+	if (cache->id != state->k1.id) {
+		/*
+		 * Another control than the one whose counts the PMCs hold:
+		 * zero all six first, or the new owner would see the last
+		 * one's final values in its start (its mapped page) and by
+		 * reading any PMC -- another user's counts.  perf zeroes
+		 * the counters of deleted events for the same reason
+		 * (perf_clear_dirty_counters()).  i-mode counters are then
+		 * reloaded below.
+		 */
 		ppc64_load_control(state, cache);
+		for (i = 0; i < PPC64_NR_PMCS; i++)
+			perfctr_ppc_write_pmc(i, 0);
+		cache->iid = 0;
+	}
 	if (!perfctr_cstatus_has_ictrs(state->cstatus)) {
 		ppc64_resume_actrs(state, cache);
 		return;
@@ -260,24 +249,47 @@ static noinline void ppc64_resume_slow(struct perfctr_cpu_state *state,
 	/* i-mode counts still in this CPU's PMCs need no reload. */
 	if (state->k1.isuspend_cpu != smp_processor_id() || cache->iid != state->k1.id)
 		for (i = nractrs; i < nrctrs; i++)
-			ppc64_write_pmc(state->pmc[i].map, state->pmc[i].start);
+			perfctr_ppc_write_pmc(state->pmc[i].map, state->pmc[i].start);
 	cache->iid = 0;
 	/* Far from negative: see the top of this file. */
 	for (i = 0; i < nractrs; i++) {
-		ppc64_write_pmc(state->pmc[i].map, 0);
+		perfctr_ppc_write_pmc(state->pmc[i].map, 0);
 		state->pmc[i].start = 0;
 	}
 	idle = ppc64_idle_pmcs(state);
 	for (i = 0; i < PPC64_NR_PMCS; i++)
 		if (idle & BIT(i))
-			ppc64_write_pmc(i, 0);
+			perfctr_ppc_write_pmc(i, 0);
+	mtspr(SPRN_MMCR0, cache->mmcr0);
+}
+
+/*
+ * Another control's a-mode counters on the CPU's MMCR1 and MMCR2: the
+ * PMCs hold the last control's counts, which its owner must not see
+ * (ppc64_resume_slow()): all six zeroed, the counters started from 0.
+ */
+static __always_inline void ppc64_resume_zeroed(struct perfctr_cpu_state *state,
+						struct perfctr_ppc_cache *cache)
+{
+	unsigned int i, nractrs = perfctr_cstatus_nractrs(state->cstatus);
+
+	cache->iid = 0;
+	mtspr(SPRN_PMC1, 0);
+	mtspr(SPRN_PMC2, 0);
+	mtspr(SPRN_PMC3, 0);
+	mtspr(SPRN_PMC4, 0);
+	mtspr(SPRN_PMC5, 0);
+	mtspr(SPRN_PMC6, 0);
+	for (i = 0; i < nractrs; i++)
+		state->pmc[i].start = 0;
 	mtspr(SPRN_MMCR0, cache->mmcr0);
 }
 
 /*
  * The common resume: a-mode counters only, and the CPU's MMCR1 and MMCR2
  * already those of the control (the CPU last ran it, or another control
- * of the same events, such as another thread's of the same program).
+ * of the same events, such as another thread's of the same program,
+ * whose counts are zeroed first).
  */
 static void ppc64_resume_pmcs(struct perfctr_cpu_state *state)
 {
@@ -291,6 +303,8 @@ static void ppc64_resume_pmcs(struct perfctr_cpu_state *state)
 			goto slow;
 		cache->id = state->k1.id;
 		cache->mmcr0 = state->control.ppc.mmcr0;
+		ppc64_resume_zeroed(state, cache);
+		return;
 	}
 	ppc64_resume_actrs(state, cache);
 	return;
@@ -309,14 +323,14 @@ static void ppc64_sample_pmcs(struct perfctr_cpu_state *state)
 	/* Beside i-mode counters, an a-mode one halfway to negative restarts. */
 	for (i = 0; i < nractrs; i++) {
 		if (state->pmc[i].start >= 0x40000000U) {
-			ppc64_write_pmc(state->pmc[i].map, 0);
+			perfctr_ppc_write_pmc(state->pmc[i].map, 0);
 			state->pmc[i].start = 0;
 		}
 	}
 	idle = ppc64_idle_pmcs(state);
 	for (i = 0; i < PPC64_NR_PMCS; i++)
 		if (idle & BIT(i) && ppc64_read_pmc(i) >= 0x40000000U)
-			ppc64_write_pmc(i, 0);
+			perfctr_ppc_write_pmc(i, 0);
 }
 
 /*

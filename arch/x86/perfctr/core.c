@@ -290,6 +290,54 @@ void perfctr_x86_imode_resume(struct perfctr_cpu_state *state, perfctr_x86_istop
 	}
 }
 
+/*
+ * Zero every counter of this CPU (perfctr_x86_claim_ctrs()); the i-mode
+ * counters a resume then reloads are no longer held.
+ */
+static void perfctr_x86_clear_ctrs(struct perfctr_x86_cache *cache)
+{
+	const struct perfctr_x86_model *m = perfctr_x86_cur_model;
+	const struct perfctr_x86_family_ops *ops = perfctr_x86_cur_ops;
+	u64 here = ops->ctrs_here ? ops->ctrs_here(m) : GENMASK_ULL(m->nr_ctrs - 1, 0);
+	unsigned int i;
+
+	for (i = 0; i < m->nr_ctrs; i++)
+		if (here & BIT_ULL(i))
+			perfctr_x86_wrmsr(m->perfctr_msr + i * m->evntsel_stride, 0);
+	for (i = 0; i < m->nr_fixed; i++)
+		if (here & BIT_ULL(32 + i))
+			perfctr_x86_wrmsr(MSR_CORE_PERF_FIXED_CTR0 + i, 0);
+	cache->iid = 0;
+}
+
+/**
+ * perfctr_x86_claim_ctrs - zero what another control left in the counters
+ * @state: the state about to start counting on this CPU; interrupts off
+ *
+ * Nothing else zeroes a counter between two states: a-mode counters are
+ * read at the resume, not written, so the next owner would find the last
+ * one's final values in its start (its mapped page) and by RDPMC of any
+ * counter, and the difference between two of its periods would be
+ * another user's count.  When this CPU changes to another control than
+ * the one whose counts its counters hold, every counter is zeroed first
+ * (perf zeroes the counters of the events it deleted for the same
+ * reason: perf_clear_dirty_counters()).  Counters that hold nobody's
+ * counts (0: as at boot) are left; a CPU whose cache forgot (the PMU was
+ * away) is cleared.  Called first in the resume: the i-mode counters are
+ * reloaded after it.
+ */
+void perfctr_x86_claim_ctrs(const struct perfctr_cpu_state *state)
+{
+	struct perfctr_x86_cache *cache = perfctr_x86_this_cache();
+
+	if (likely(cache->ctrs_id == state->k1.id))
+		return;
+	if (cache->ctrs_id)
+		perfctr_x86_clear_ctrs(cache);
+	cache->ctrs_id = state->k1.id;
+}
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_claim_ctrs);
+
 /* Without i-mode counters (the other families). */
 static void none_isuspend(struct perfctr_cpu_state *state) { }
 static void none_iresume(struct perfctr_cpu_state *state) { }
@@ -319,6 +367,7 @@ void perfctr_x86_rdpmc_resume_pmcs(struct perfctr_cpu_state *state)
 {
 	unsigned int i, nrctrs = perfctr_cstatus_nractrs(state->cstatus);
 
+	perfctr_x86_claim_ctrs(state);
 	if (perfctr_cstatus_has_ictrs(state->cstatus))
 		static_call(perfctr_x86_iresume)(state);
 	static_call(perfctr_x86_write_control)(state);

@@ -260,13 +260,20 @@ static void resume_writes_only_what_differs(struct kunit *test)
 	sim_run(sa, 1);
 	KUNIT_EXPECT_EQ(test, 3U, sim_hw.wrmsrs);	/* both, then EVNTSEL0's enable */
 	sim_run(sb, 1);
-	/* EVNTSEL0's enable on, EVNTSEL1 (the one that differs), enable off. */
-	KUNIT_EXPECT_EQ(test, 6U, sim_hw.wrmsrs);
-	KUNIT_EXPECT_EQ(test, 4, sim_written(MSR_P6_EVNTSEL0 + 1, 3));
+	/*
+	 * Another control: both counters zeroed (perfctr_x86_claim_ctrs()),
+	 * then EVNTSEL0's enable on, EVNTSEL1 (the one that differs),
+	 * enable off.
+	 */
+	KUNIT_EXPECT_EQ(test, 8U, sim_hw.wrmsrs);
+	KUNIT_EXPECT_EQ(test, 3, sim_written(MSR_P6_PERFCTR0, 3));
+	KUNIT_EXPECT_EQ(test, 4, sim_written(MSR_P6_PERFCTR0 + 1, 3));
+	KUNIT_EXPECT_EQ(test, 6, sim_written(MSR_P6_EVNTSEL0 + 1, 5));
 	KUNIT_EXPECT_EQ(test, (u64)(OS | 0x79), sim_hw.run_evntsel[1]);
 	sim_run(sb, 1);
-	KUNIT_EXPECT_EQ(test, 8U, sim_hw.wrmsrs);
-	KUNIT_EXPECT_EQ(test, -1, sim_written(MSR_P6_EVNTSEL0 + 1, 6));
+	KUNIT_EXPECT_EQ(test, 10U, sim_hw.wrmsrs);
+	KUNIT_EXPECT_EQ(test, -1, sim_written(MSR_P6_EVNTSEL0 + 1, 8));
+	KUNIT_EXPECT_EQ(test, -1, sim_written(MSR_P6_PERFCTR0, 8));
 }
 
 static void unused_counters_are_disabled(struct kunit *test)

@@ -202,6 +202,12 @@ u32 perfctr_x86_hybrid_gp_here(void)
 	return this_cpu_read(perfctr_x86_cpu_pmu_caps.gp);
 }
 
+/* Its fixed counters. */
+u32 perfctr_x86_hybrid_fixed_here(void)
+{
+	return this_cpu_read(perfctr_x86_cpu_pmu_caps.fixed);
+}
+
 /*
  * A hybrid CPU: read each CPU's PMU, there and on every CPU that comes
  * online later, and serve them all with the hybrid model.

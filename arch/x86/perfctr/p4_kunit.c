@@ -303,6 +303,31 @@ static void p4_suspended_counters_count_no_foreign_events(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0U, sim_hw.stray);
 }
 
+/* Another control starts from zero counters, all eighteen (claim_ctrs). */
+static void p4_next_control_sees_no_counts_of_the_last(struct kunit *test)
+{
+	struct perfctr_cpu_state *a = p4_two(test), *b;
+	u32 map = 12, cccr = IQ_CCCR, escr = IQ_ESCR;
+	unsigned int i;
+
+	b = sim_state(test, 1, &map, &cccr);
+	b->control.p4.escr[0] = escr;
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(b, 0));
+	sim_hw.ctr[5] = 77;		/* a counter neither uses */
+	sim_run(a, 100);
+	sim_resume(b);
+	KUNIT_EXPECT_EQ(test, 0ULL, b->pmc[0].start);
+	for (i = 0; i < 18; i++)
+		KUNIT_EXPECT_EQ_MSG(test, 0ULL, perfctr_x86_rdpmc(i), "counter %u", i);
+	sim_advance(5);
+	sim_suspend(b);
+	KUNIT_EXPECT_EQ(test, 5ULL, b->pmc[0].sum);
+	sim_run(a, 7);
+	KUNIT_EXPECT_EQ(test, 107ULL, a->pmc[0].sum);
+	KUNIT_EXPECT_EQ(test, 107ULL, a->pmc[1].sum);
+	KUNIT_EXPECT_EQ(test, 0U, sim_hw.stray);
+}
+
 /* A switch rewrites the two CCCRs each way, never the ESCRs. */
 static void p4_resume_writes_only_the_cccrs_when_cached(struct kunit *test)
 {
@@ -336,13 +361,17 @@ static void p4_resume_writes_only_what_differs(struct kunit *test)
 	sim_run(a, 1);
 	sim_hw.wrmsrs = 0;
 	sim_run(b, 1);
-	/* Of the ESCRs only CRU_ESCR0 differs; two CCCRs each way. */
-	KUNIT_EXPECT_EQ(test, 5U, sim_hw.wrmsrs);
-	KUNIT_EXPECT_EQ(test, (u32)MSR_P4_CRU_ESCR0, sim_hw.log[0]);
+	/*
+	 * The eighteen counters zeroed (another control: claim_ctrs); of the
+	 * ESCRs only CRU_ESCR0 differs; two CCCRs each way.
+	 */
+	KUNIT_EXPECT_EQ(test, 18U + 5, sim_hw.wrmsrs);
+	KUNIT_EXPECT_EQ(test, (u32)P4_CTR_MSR(0), sim_hw.log[0]);
+	KUNIT_EXPECT_EQ(test, (u32)MSR_P4_CRU_ESCR0, sim_hw.log[18]);
 	KUNIT_EXPECT_EQ(test, -1, sim_written(MSR_P4_BPU_ESCR0, 0));
 	sim_hw.wrmsrs = 0;
 	sim_run(a, 1);
-	KUNIT_EXPECT_EQ(test, 5U, sim_hw.wrmsrs);
+	KUNIT_EXPECT_EQ(test, 18U + 5, sim_hw.wrmsrs);
 	KUNIT_EXPECT_EQ(test, IQ_ESCR, sim_hw.escr[MSR_P4_CRU_ESCR0 - 0x3a0]);
 }
 
@@ -506,6 +535,7 @@ static struct kunit_case perfctr_x86_p4_cases[] = {
 	KUNIT_CASE(p4_programs_escrs_cccrs_and_replay_tagging),
 	KUNIT_CASE(p4_counts_across_wrap_40),
 	KUNIT_CASE(p4_suspended_counters_count_no_foreign_events),
+	KUNIT_CASE(p4_next_control_sees_no_counts_of_the_last),
 	KUNIT_CASE(p4_resume_writes_only_the_cccrs_when_cached),
 	KUNIT_CASE(p4_resume_writes_only_what_differs),
 	KUNIT_CASE(p4_stops_counters_the_next_control_does_not_use),

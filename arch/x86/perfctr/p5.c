@@ -182,6 +182,7 @@ static void p5_resume_pmcs(struct perfctr_cpu_state *state)
 {
 	unsigned int i, nrctrs = perfctr_cstatus_nractrs(state->cstatus);
 
+	perfctr_x86_claim_ctrs(state);
 	p5_write_control(state);
 	for (i = 0; i < nrctrs; i++)
 		state->pmc[i].start = perfctr_x86_rdmsr(P5_CTR0_MSR + state->pmc[i].map);

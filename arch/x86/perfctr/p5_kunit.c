@@ -312,10 +312,12 @@ static void p5_switch_writes_the_cesr_each_way(struct kunit *test)
 	sim_run(sa, 1);
 	sim_run(sa, 1);
 	KUNIT_EXPECT_EQ(test, 4U, sim_hw.wrmsrs);
+	/* Another control: both counters zeroed first (claim_ctrs). */
 	sim_run(sb, 1);
-	KUNIT_EXPECT_EQ(test, 6U, sim_hw.wrmsrs);
-	sim_run(sc, 1);
 	KUNIT_EXPECT_EQ(test, 8U, sim_hw.wrmsrs);
+	KUNIT_EXPECT_EQ(test, 4, sim_written(0x12, 4));
+	sim_run(sc, 1);
+	KUNIT_EXPECT_EQ(test, 12U, sim_hw.wrmsrs);
 	KUNIT_EXPECT_EQ(test, 2ULL, sa->pmc[0].sum);
 	KUNIT_EXPECT_EQ(test, 1ULL, sb->pmc[0].sum);
 }
@@ -394,15 +396,73 @@ static void vc3_writes_evntsel1_and_wraps_32(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 1U, sim_hw.wrmsrs);
 	KUNIT_EXPECT_EQ(test, 0x187U, sim_hw.log[0]);
 	sim_run(st2, 4);
-	KUNIT_EXPECT_EQ(test, 2U, sim_hw.wrmsrs);
+	/* Another control: PERFCTR1 zeroed (perfctr_x86_claim_ctrs()), EVNTSEL1. */
+	KUNIT_EXPECT_EQ(test, 3U, sim_hw.wrmsrs);
+	KUNIT_EXPECT_EQ(test, 0xc2U, sim_hw.log[1]);
 	KUNIT_EXPECT_EQ(test, 0x79ULL, sim_hw.evntsel[1]);
 	KUNIT_EXPECT_EQ(test, 4ULL, st2->pmc[0].sum);
+	KUNIT_EXPECT_EQ(test, 4ULL, sim_hw.ctr[1]);
 	KUNIT_EXPECT_EQ(test, 0U, sim_hw.stray);	/* never EVNTSEL0, never RDPMC 0 */
-	/* A new control id with the same EVNTSEL1: nothing to write. */
+	/* A new control id with the same EVNTSEL1: only the counter zeroed. */
 	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st2, 0));
 	sim_run(st2, 4);
-	KUNIT_EXPECT_EQ(test, 2U, sim_hw.wrmsrs);
+	KUNIT_EXPECT_EQ(test, 4U, sim_hw.wrmsrs);
+	KUNIT_EXPECT_EQ(test, 0xc2U, sim_hw.log[3]);
 	KUNIT_EXPECT_EQ(test, st2->k1.id, perfctr_x86_this_cache()->id);
+}
+
+/*
+ * Another control's state on the same CPU starts from zero counters: it
+ * sees none of the last one's counts, in its start or by RDPMC of either
+ * counter (perfctr_x86_claim_ctrs()).
+ */
+static void p5mmx_next_control_sees_no_counts_of_the_last(struct kunit *test)
+{
+	struct perfctr_cpu_state *a = p5_state(test, P5MMX, 40, CESR_CPL3 | P5EV,
+					       CESR_CPL3 | 0x12);
+	u32 map = 0, sel = CESR_CPL3 | P5EV;
+	struct perfctr_cpu_state *b = sim_state(test, 1, &map, &sel);
+	unsigned long flags;
+
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(b, 0));
+	sim_run(a, 1000);
+	local_irq_save(flags);
+	perfctr_cpu_resume(b);
+	KUNIT_EXPECT_EQ(test, 0ULL, b->pmc[0].start);
+	KUNIT_EXPECT_EQ(test, 0ULL, perfctr_x86_rdpmc(0));
+	KUNIT_EXPECT_EQ(test, 0ULL, perfctr_x86_rdpmc(1));
+	sim_advance(5);
+	perfctr_cpu_suspend(b);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, 5ULL, b->pmc[0].sum);
+	/* The first state again: its sums whole, and it counts on. */
+	sim_run(a, 7);
+	KUNIT_EXPECT_EQ(test, 1007ULL, a->pmc[0].sum);
+	KUNIT_EXPECT_EQ(test, 1007ULL, a->pmc[1].sum);
+	KUNIT_EXPECT_EQ(test, 0U, sim_hw.stray);
+}
+
+/* The VIA C3's one counter is zeroed too, never PERFCTR0 (its TSC). */
+static void vc3_next_control_sees_no_counts_of_the_last(struct kunit *test)
+{
+	u32 map = 1, sel = 0xc0, sel2 = 0x79;
+	struct perfctr_cpu_state *a, *b;
+	unsigned int i, from;
+
+	simx_setup(test, VC3, 32);
+	a = sim_state(test, 1, &map, &sel);
+	b = sim_state(test, 1, &map, &sel2);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(a, 0));
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(b, 0));
+	sim_run(a, 1000);
+	from = sim_hw.wrmsrs;
+	sim_resume(b);
+	KUNIT_EXPECT_EQ(test, 0ULL, b->pmc[0].start);
+	KUNIT_EXPECT_EQ(test, 0ULL, perfctr_x86_rdpmc(1));
+	sim_suspend(b);
+	for (i = from; i < sim_hw.wrmsrs && i < ARRAY_SIZE(sim_hw.log); i++)
+		KUNIT_EXPECT_NE(test, 0xc1U, sim_hw.log[i]);
+	KUNIT_EXPECT_EQ(test, 0U, sim_hw.stray);
 }
 
 static struct kunit_case perfctr_x86_p5_cases[] = {
@@ -419,6 +479,7 @@ static struct kunit_case perfctr_x86_p5_cases[] = {
 	KUNIT_CASE(p5_packs_both_halves_into_the_cesr),
 	KUNIT_CASE(p5_reads_msrs_and_wraps_32),
 	KUNIT_CASE(p5mmx_reads_rdpmc_and_wraps_32),
+	KUNIT_CASE(p5mmx_next_control_sees_no_counts_of_the_last),
 	KUNIT_CASE(mii_counts_across_wrap_48),
 	KUNIT_CASE(winchip_counts_without_tsc),
 	KUNIT_CASE(p5_suspended_counters_count_no_foreign_events),
@@ -428,6 +489,7 @@ static struct kunit_case perfctr_x86_p5_cases[] = {
 	KUNIT_CASE(vc3_reserved_bits),
 	KUNIT_CASE(vc3_rejects_imode_and_p4_fields),
 	KUNIT_CASE(vc3_writes_evntsel1_and_wraps_32),
+	KUNIT_CASE(vc3_next_control_sees_no_counts_of_the_last),
 	{}
 };
 

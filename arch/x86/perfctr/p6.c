@@ -399,6 +399,16 @@ static void p6_quiesce(const struct perfctr_x86_model *m, struct perfctr_x86_cac
 		perfctr_x86_wrmsr(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, 0);
 }
 
+/* The general and fixed counters of this CPU that controls count in. */
+static u64 p6_ctrs_here(const struct perfctr_x86_model *m)
+{
+	u32 fixed = perfctr_x86_fixed_avail;
+
+	if (perfctr_x86_is_hybrid(m))
+		fixed = perfctr_x86_hybrid_fixed_here();
+	return perfctr_x86_gp_here() | (u64)fixed << 32;
+}
+
 static void p6_select(const struct perfctr_x86_model *m)
 {
 	perfctr_x86_gp_avail = m->gp_mask ?: (u32)GENMASK(m->nr_ctrs - 1, 0);
@@ -416,6 +426,7 @@ const struct perfctr_x86_family_ops perfctr_x86_p6_ops = {
 	.select		= p6_select,
 	.counts_kernel	= p6_counts_kernel,
 	.quiesce	= p6_quiesce,
+	.ctrs_here	= p6_ctrs_here,
 	.uses_allocator	= true,
 };
 EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_p6_ops);

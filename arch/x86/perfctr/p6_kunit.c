@@ -448,6 +448,51 @@ static void suspended_counters_count_no_foreign_events(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0U, sim_hw.stray);
 }
 
+/*
+ * Another control's state on the same CPU starts from zero counters:
+ * nothing of the last state's counts shows in its start (its mapped
+ * page) or by RDPMC of any counter, general or fixed
+ * (perfctr_x86_claim_ctrs()); the last state, back, counts on whole.
+ */
+static void next_control_sees_no_counts_of_the_last(struct kunit *test)
+{
+	const struct perfctr_x86_model *m = p6_model(test);
+	u32 maps[] = { 0, 1 }, sels[2];
+	struct perfctr_cpu_state *a, *b;
+	unsigned long flags;
+	unsigned int i;
+
+	sels[0] = EN | USR | EVENT;
+	sels[1] = sim_sel1(m, EN | USR | 0x79);
+	sim_setup(test, m, 40);
+	a = sim_state(test, 2, maps, sels);
+	b = sim_state(test, 1, maps, sels);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(a, 0));
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(b, 0));
+	for (i = 0; i < m->nr_fixed; i++)
+		sim_hw.fixed_ctr[i] = 1000 + i;	/* left by the last state too */
+	sim_run(a, 1000);
+	local_irq_save(flags);
+	perfctr_cpu_resume(b);
+	KUNIT_EXPECT_EQ(test, 0ULL, b->pmc[0].start);
+	for (i = 0; i < m->nr_ctrs; i++)
+		KUNIT_EXPECT_EQ_MSG(test, 0ULL, perfctr_x86_rdpmc(i), "PMC%u", i);
+	for (i = 0; i < m->nr_fixed; i++)
+		KUNIT_EXPECT_EQ_MSG(test, 0ULL, perfctr_x86_rdpmc(FIXED(i)), "fixed %u", i);
+	sim_advance(5);
+	perfctr_cpu_suspend(b);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, 5ULL, b->pmc[0].sum);
+	sim_run(a, 7);
+	KUNIT_EXPECT_EQ(test, 1007ULL, a->pmc[0].sum);
+	KUNIT_EXPECT_EQ(test, 1007ULL, a->pmc[1].sum);
+	/* The same control again on this CPU: no counter written. */
+	sim_hw.ctr_writes = 0;
+	sim_run(a, 1);
+	KUNIT_EXPECT_EQ(test, 0U, sim_hw.ctr_writes);
+	KUNIT_EXPECT_EQ(test, 0U, sim_hw.stray);
+}
+
 static int icheck(struct kunit *test, const struct perfctr_x86_model *m,
 		  unsigned int na, unsigned int ni, const u32 *maps,
 		  const u32 *sels, const int *iresets)
@@ -693,7 +738,8 @@ static void imode_resume_elsewhere_rewrites(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 5ULL, other->pmc[0].sum);
 	sim_hw.ctr_writes = 0;
 	sim_resume(st);
-	KUNIT_EXPECT_EQ(test, 1U, sim_hw.ctr_writes);
+	/* The other control's counts zeroed (all four), then the reload. */
+	KUNIT_EXPECT_EQ(test, 4U + 1, sim_hw.ctr_writes);
 	KUNIT_EXPECT_EQ(test, sim_sext(-1000 + 200), sim_hw.ctr[1]);
 	sim_suspend(st);
 	KUNIT_EXPECT_EQ(test, 200ULL, st->pmc[1].sum);
@@ -1011,6 +1057,7 @@ static struct kunit_case perfctr_x86_p6_cases[] = {
 	KUNIT_CASE(pcint_reported_only_where_it_should),
 	KUNIT_CASE_PARAM(imode_resume_writes_start_values, p6_family_gen_params),
 	KUNIT_CASE_PARAM(suspended_counters_count_no_foreign_events, p6_family_gen_params),
+	KUNIT_CASE_PARAM(next_control_sees_no_counts_of_the_last, p6_family_gen_params),
 	KUNIT_CASE(arch_fixed_imode_resume_writes_start_value),
 	KUNIT_CASE(imode_suspend_stops_the_counters),
 	KUNIT_CASE(arch_fixed_imode_suspend_stops_it),

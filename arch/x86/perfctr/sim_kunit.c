@@ -378,10 +378,22 @@ static void simx_wrmsr(u32 msr, u64 val)
 			sim_hw.cesr = val;
 			return;
 		}
+		if (msr == 0x12 || msr == 0x13) {	/* CTR0, CTR1: 40 bits */
+			if (val & ~GENMASK_ULL(39, 0))
+				sim_hw.stray++;
+			sim_hw.ctr[msr - 0x12] = val;
+			sim_hw.ctr_writes++;
+			return;
+		}
 		break;
 	case SIM_VC3:
 		if (msr == 0x187) {
 			sim_hw.evntsel[1] = val;
+			return;
+		}
+		if (msr == 0xc2) {			/* PERFCTR1; PERFCTR0 is the TSC */
+			sim_hw.ctr[1] = val;
+			sim_hw.ctr_writes++;
 			return;
 		}
 		break;

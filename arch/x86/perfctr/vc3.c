@@ -60,6 +60,12 @@ static bool vc3_pmu_responds(const struct perfctr_x86_model *m)
 	return perfctr_x86_msr_responds(MSR_P6_EVNTSEL0 + 1, 0x5a);
 }
 
+/* PERFCTR1 only: PERFCTR0 is the TSC, which must not be zeroed. */
+static u64 vc3_ctrs_here(const struct perfctr_x86_model *m)
+{
+	return BIT_ULL(1);
+}
+
 /*
  * No privilege levels (.counts_kernel NULL: it always counts kernel mode
  * too) and a counter that cannot be stopped (.quiesce NULL).
@@ -70,5 +76,6 @@ const struct perfctr_x86_family_ops perfctr_x86_vc3_ops = {
 	.resume_pmcs	= perfctr_x86_rdpmc_resume_pmcs,
 	.write_control	= vc3_write_control,
 	.pmu_responds	= vc3_pmu_responds,
+	.ctrs_here	= vc3_ctrs_here,
 	.uses_allocator	= true,
 };

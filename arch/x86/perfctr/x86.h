@@ -29,6 +29,9 @@ struct perfctr_x86_cache;
  *	the family's counters cannot tell privilege levels apart
  * @quiesce: stop on this CPU what the cache does not know to be stopped,
  *	before the PMU goes back; NULL if the counters cannot be stopped
+ * @ctrs_here: the counters this CPU has that controls count in, general
+ *	ones in bits 0-31, fixed ones in bits 32-63; NULL: the model's
+ *	nr_ctrs general counters
  * @pmu_responds: does the PMU count?  NULL: ask perf_events, or probe
  *	the vendor's P6-family event select
  * @fast_rdpmc: the pmc_map[] bit that reads a counter's low 32 bits
@@ -51,6 +54,7 @@ struct perfctr_x86_family_ops {
 			      const struct perfctr_cpu_control *cc, unsigned int i);
 	void (*quiesce)(const struct perfctr_x86_model *m, struct perfctr_x86_cache *cache);
 	bool (*pmu_responds)(const struct perfctr_x86_model *m);
+	u64 (*ctrs_here)(const struct perfctr_x86_model *m);
 	u32 fast_rdpmc;
 	bool uses_allocator;
 };
@@ -165,10 +169,13 @@ struct perfctr_x86_pmu_caps {
  * @escr: P4: value of each ESCR, indexed by MSR - PERFCTR_P4_ESCR0
  * @pebs_enable: P4: value of PEBS_ENABLE
  * @pebs_matrix_vert: P4: value of PEBS_MATRIX_VERT
+ * @ctrs_id: the control whose counts the counters hold (0: nobody's, as
+ *	at boot; all ones: unknown), perfctr_x86_claim_ctrs()
  */
 struct perfctr_x86_cache {
 	u64 id;
 	u64 iid;
+	u64 ctrs_id;
 	u64 evntsel[PERFCTR_NRCTRS];
 	u64 fixed_ctrl;
 	u64 id_global;
@@ -239,8 +246,10 @@ bool perfctr_x86_pmu_responds(const struct perfctr_x86_model *model);
 
 /* The P6 family (p6.c) and the hybrid CPUs' PMUs (hybrid.c). */
 u32 perfctr_x86_gp_here(void);
+void perfctr_x86_claim_ctrs(const struct perfctr_cpu_state *state);
 bool perfctr_x86_is_hybrid(const struct perfctr_x86_model *m);
 u32 perfctr_x86_hybrid_gp_here(void);
+u32 perfctr_x86_hybrid_fixed_here(void);
 const struct perfctr_x86_model *perfctr_x86_hybrid_boot(const struct perfctr_x86_model *boot);
 
 /*

@@ -116,7 +116,9 @@
 /*
  * Status, as of the call: another user holds the PMU (perf_events'
  * hardware events -- the NMI watchdog on most distributions -- or a KVM
- * guest's mediated vPMU), so a control with PMCs gets EBUSY now.
+ * guest's mediated vPMU), so a control with PMCs gets EBUSY now.  It
+ * does not report perfctr's own states holding the PMU: root reads those
+ * in /proc/perfctr_pmu.
  */
 #define PERFCTR_FEATURE_PMU_BUSY	0x10
 

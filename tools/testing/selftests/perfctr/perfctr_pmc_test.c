@@ -514,6 +514,106 @@ static int two_threads_once(struct __test_metadata *_metadata, int last,
 	return ok;
 }
 
+/* UPMC1-6 as problem state reads them (SPRs 771-776). */
+static void read_upmcs(unsigned long v[6])
+{
+	__asm__ __volatile__("mfspr %0, 771" : "=r"(v[0]));
+	__asm__ __volatile__("mfspr %0, 772" : "=r"(v[1]));
+	__asm__ __volatile__("mfspr %0, 773" : "=r"(v[2]));
+	__asm__ __volatile__("mfspr %0, 774" : "=r"(v[3]));
+	__asm__ __volatile__("mfspr %0, 775" : "=r"(v[4]));
+	__asm__ __volatile__("mfspr %0, 776" : "=r"(v[5]));
+}
+
+/* Below this, a count is the switch's and the kernel's, not the loop's. */
+#define FOREIGN_MIN	1000000UL
+
+/* As user @uid, on CPU 0: a state counting PMC1 and PMC5 (instructions). */
+static int user_state_on_cpu0(uid_t uid, const struct vperfctr_state **s)
+{
+	static const unsigned int map[] = { PMC1, PMC5 }, sel[] = { EV_INST_CMPL, 0 };
+	struct vperfctr_control c;
+	int fd;
+
+	if (pin_to_cpu(0) || setgid(uid) || setuid(uid))
+		return -1;
+	fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+	amode(&c, MMCR0_FCS, 2, map, sel);
+	if (fd < 0 || vperfctr_control(fd, &c))
+		return -1;
+	*s = vperfctr_map(fd);
+	return *s ? fd : -1;
+}
+
+/*
+ * One user's counts never reach another's state on the same CPU.  Two
+ * users (kernel.perfctr_access 3), on CPU 0, with controls of the same
+ * events (PMC1 and PMC5, instructions: the MMCR1 the CPU keeps loaded):
+ * B waits in read() while A counts five million instructions and exits;
+ * B's state, switched in next, must start from zero -- in its page's
+ * start and in every PMC B can read -- not from A's final counts.
+ */
+TEST(pmc_next_users_state_sees_none_of_the_last_ones_counts)
+{
+	int old, paranoid, go[2], ready[2], status, i;
+	pid_t a, b;
+	char ch;
+
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
+	if (geteuid())
+		SKIP(return, "needs root to become two users");
+	ASSERT_EQ(0, sysctls_for_nobody(3, &old, &paranoid));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(ready));
+	b = fork();
+	ASSERT_LE(0, b);
+	if (b == 0) {
+		const struct vperfctr_state *s;
+		unsigned long v[6];
+		__u64 start0, start1;
+
+		if (user_state_on_cpu0(65533, &s) < 0)
+			_exit(41);
+		if (write(ready[1], "r", 1) != 1 || read(go[0], &ch, 1) != 1)
+			_exit(42);
+		/* Switched in after A: what the resume left. */
+		read_upmcs(v);
+		start0 = s->cpu_state.pmc[0].start;
+		start1 = s->cpu_state.pmc[1].start;
+		if (start0 >= FOREIGN_MIN || start1 >= FOREIGN_MIN)
+			_exit(50);
+		for (i = 0; i < 6; i++)
+			if (v[i] >= FOREIGN_MIN)
+				_exit(51 + i);
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(ready[0], &ch, 1));
+	a = fork();
+	ASSERT_LE(0, a);
+	if (a == 0) {
+		const struct vperfctr_state *s;
+
+		if (user_state_on_cpu0(65534, &s) < 0)
+			_exit(41);
+		insn_loop(5 * FOREIGN_MIN);
+		if (vperfctr_read_pmc_seq(s, 0) < 5 * FOREIGN_MIN)
+			_exit(43);	/* A did not count its loop */
+		/* B next, on this CPU, with A's counts in the PMCs. */
+		if (write(go[1], "g", 1) != 1)
+			_exit(44);
+		_exit(0);
+	}
+	ASSERT_EQ(a, waitpid(a, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(b, waitpid(b, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	/* 50: B's start held A's count; 51-56: UPMC1-6 did. */
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, sysctls_restore(old, paranoid));
+}
+
 TEST(pmc_two_threads_on_one_cpu_count_their_own)
 {
 	int tries;
@@ -1197,6 +1297,103 @@ TEST(inherit_imode_child_signals_itself)
 	close(fd);
 }
 
+/*
+ * What an exec'd program runs under an inherited or surviving i-mode
+ * control (perfctr_pmc_test --exec-busy): ten million instructions, the
+ * default action for SIGIO (termination), then whether a state is still
+ * attached (it must not be: exit 0 only if vperfctr_open() finds none).
+ */
+static int exec_busy(void)
+{
+	int fd;
+
+	insn_loop(10000000);
+	fd = vperfctr_open(0, 0);
+	if (fd >= 0)
+		return 3;
+	return errno == ENOENT ? 0 : 4;
+}
+
+/*
+ * A child with an i-mode control of period 1,000,000 (and, if @inherit,
+ * the INHERIT flag and a grandchild that inherits it) execs a program
+ * that runs ten periods with SIGIO's default action.  The handler
+ * resumes after any overflow before the exec, so only the control's
+ * fate at exec decides.  Returns the exec'd program's wait status.
+ */
+static int exec_under_imode(int inherit)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct vperfctr_control c;
+		int fd = open_imode(0, 1000000, 1);
+		pid_t gc;
+
+		if (fd < 0)
+			_exit(50);
+		if (inherit) {
+			if (vperfctr_read(fd, NULL, &c))
+				_exit(51);
+			c.flags = VPERFCTR_CONTROL_INHERIT;
+			if (vperfctr_control(fd, &c))
+				_exit(52);
+			gc = fork();
+			if (gc == 0) {
+				execl("/proc/self/exe", "perfctr_pmc_test", "--exec-busy",
+				      (char *)NULL);
+				_exit(53);
+			}
+			if (gc < 0 || waitpid(gc, &status, 0) != gc)
+				_exit(54);
+			/* Killed by signal n: exit status 100 + n. */
+			if (WIFSIGNALED(status))
+				_exit(100 + WTERMSIG(status));
+			_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 55);
+		}
+		execl("/proc/self/exe", "perfctr_pmc_test", "--exec-busy", (char *)NULL);
+		_exit(53);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return status;
+}
+
+/*
+ * An i-mode control does not survive exec: the new program would die of
+ * its first overflow signal (as perf's sigtrap events need
+ * remove_on_exec).  The exec'd program runs ten periods, exits normally
+ * and has no state.
+ */
+TEST(imode_control_is_dropped_at_exec)
+{
+	int status;
+
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
+	status = exec_under_imode(0);
+	ASSERT_NE(-1, status);
+	EXPECT_TRUE(WIFEXITED(status))
+		TH_LOG("exec'd program killed by signal %d", WTERMSIG(status));
+	if (WIFEXITED(status))
+		EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/* The same for a child that inherited the i-mode control, then execs. */
+TEST(inherited_imode_control_is_dropped_at_exec)
+{
+	int status;
+
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
+	status = exec_under_imode(1);
+	ASSERT_NE(-1, status);
+	ASSERT_TRUE(WIFEXITED(status));
+	/* 100 + n: the exec'd grandchild was killed by signal n. */
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
 /* ------------------------------------------------------------ privileges */
 
 /*
@@ -1259,6 +1456,11 @@ TEST(kernel_mode_counting_follows_perf_event_paranoid)
 	EXPECT_EQ(0, pmc_control_in_child(0, 1));
 	ASSERT_EQ(0, write_int(PARANOID_SYSCTL, old));
 	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, 2));
+}
+
+static void on_usr1(int sig)
+{
+	(void)sig;
 }
 
 /*
@@ -1416,6 +1618,136 @@ TEST(lowered_access_takes_a_suspended_states_pmu_back)
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	ASSERT_EQ(0, write_int(PARANOID_SYSCTL, paranoid));
+}
+
+/* Is @pid listed in /proc/perfctr_pmu (its tid column)?  -1: no file. */
+static int pmu_holder_listed(pid_t pid)
+{
+	char line[256], *end;
+	int found = 0;
+	long tid;
+	FILE *f = fopen("/proc/perfctr_pmu", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		tid = strtol(line, &end, 10);
+		if (end != line && tid == pid)
+			found = 1;
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * A user's PMC state whose owner does not run -- stopped by SIGSTOP
+ * (@how 0) or asleep in pause() (@how 1) -- loses the PMU when
+ * kernel.perfctr_access is lowered: root's perf_event_open() of a
+ * hardware event succeeds within a second, with the owner still stopped
+ * or asleep.  /proc/perfctr_pmu lists the holder before, not after.
+ * Woken, the owner finds its counters stopped and its next PMC control
+ * refused.
+ */
+static void revoke_idle_holder(struct __test_metadata *_metadata, int how)
+{
+	static const unsigned int map[] = { PMC5 };
+	int paranoid = read_int(PARANOID_SYSCTL), ready[2];
+	int status, pfd = -1, i;
+	const char *skip;
+	pid_t pid;
+	char ch;
+
+	skip = access_test_skip(paranoid);
+	if (skip)
+		SKIP(return, "%s", skip);
+	ASSERT_EQ(0, write_int(PARANOID_SYSCTL, 2));
+	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, 3));
+	ASSERT_EQ(0, pipe(ready));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		const struct vperfctr_state *s;
+		struct vperfctr_control c;
+		int fd;
+
+		signal(SIGUSR1, on_usr1);
+		if (setgid(65534) || setuid(65534))
+			_exit(40);
+		fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+		amode(&c, MMCR0_FCS, 1, map, NULL);
+		if (fd < 0 || vperfctr_control(fd, &c))
+			_exit(41);
+		s = vperfctr_map(fd);
+		if (!s || write(ready[1], "r", 1) != 1)
+			_exit(42);
+		if (how == 0)
+			raise(SIGSTOP);
+		else
+			pause();
+		if (__atomic_load_n(&s->cpu_state.cstatus, __ATOMIC_ACQUIRE))
+			_exit(43);	/* still counting */
+		if (!vperfctr_control(fd, &c) || errno != EACCES)
+			_exit(44);
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(ready[0], &ch, 1));
+	if (how == 0) {
+		ASSERT_EQ(pid, waitpid(pid, &status, WUNTRACED));
+		ASSERT_TRUE(WIFSTOPPED(status));
+	} else {
+		usleep(100000);		/* into pause() */
+	}
+	EXPECT_EQ(-1, perf_hw_open());
+	EXPECT_EQ(EBUSY, errno);
+	EXPECT_EQ(1, pmu_holder_listed(pid));
+	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, 2));
+	for (i = 0; i < 100 && pfd < 0; i++) {
+		pfd = perf_hw_open();
+		if (pfd < 0)
+			usleep(10000);
+	}
+	EXPECT_LE(0, pfd) TH_LOG("perf_event_open after 1 s: %s", strerror(errno));
+	if (pfd >= 0)
+		close(pfd);
+	EXPECT_EQ(0, pmu_holder_listed(pid));
+	ASSERT_EQ(0, kill(pid, how == 0 ? SIGCONT : SIGUSR1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, write_int(PARANOID_SYSCTL, paranoid));
+}
+
+TEST(lowered_access_takes_the_pmu_from_a_stopped_owner)
+{
+	revoke_idle_holder(_metadata, 0);
+}
+
+TEST(lowered_access_takes_the_pmu_from_a_sleeping_owner)
+{
+	revoke_idle_holder(_metadata, 1);
+}
+
+/* The holder list is root's: a user may not read it. */
+TEST(pmu_holder_list_is_root_only)
+{
+	int status;
+	pid_t pid;
+
+	if (!have_pmcs())
+		SKIP(return, "no PMC model on this CPU");
+	if (geteuid())
+		SKIP(return, "needs root to become another user");
+	ASSERT_EQ(0, access("/proc/perfctr_pmu", R_OK));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (setgid(65534) || setuid(65534))
+			_exit(40);
+		_exit(open("/proc/perfctr_pmu", O_RDONLY) < 0 && errno == EACCES ? 0 : 41);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
 /* ------------------------------------------- overflow signal lifetime */
@@ -1967,6 +2299,8 @@ TEST_F(forbidden, tracer_control_restricts_the_tracee)
 
 int main(int argc, char **argv)
 {
+	if (argc == 2 && !strcmp(argv[1], "--exec-busy"))
+		return exec_busy();
 	return test_harness_run(argc, argv);
 }
 
