@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # perfctr series: fetch Linux 7.3, apply, build, boot under QEMU, test.
 #
+#   make try     the series on this machine's CPU under QEMU with KVM, no
+#                reboot (PROG="/path/to/binary args", TRY_SHELL=1)
 #   make check   everything, ending in "N passed, N failed"
 #   make demo    boot the patched kernel and show virtual counters at work
 #   make patches regenerate patches/ and series from the tree folders
@@ -24,7 +26,7 @@ PPC32_CPUS ?= G4 750 7450 604
 PPC64BE_CPUS ?= POWER9
 export X86_CPUS X86_RT_CPUS I386_CPUS PPC64_CPUS PPC32_CPUS PPC64BE_CPUS
 
-.PHONY: all setup patches check-patches apply quilt kernel check demo bench style clean deb
+.PHONY: all setup patches check-patches apply quilt kernel check demo try bench style clean deb
 
 all: check
 
@@ -58,6 +60,9 @@ check: kernel
 demo: kernel
 	@bash scripts/run-tests.sh x86_64 max demo
 	@bash scripts/run-tests.sh ppc64 POWER9 demo
+
+try:
+	@bash scripts/try.sh
 
 bench: kernel
 	@bash scripts/bench.sh

@@ -32,6 +32,9 @@ boot_all() {
 	done
 }
 boot_all x86_64 ${X86_CPUS-max}
+# make try's boot on the x86_64 kernel just booted: KVM tried (a short
+# bound), the fallback to TCG, perfctr-selftest and perfex in the guest.
+bash "$TOP/scripts/try.sh" --check || status=1
 boot_all x86_64-rt ${X86_RT_CPUS-max}
 boot_all i386 ${I386_CPUS-pentium}
 boot_all ppc64 ${PPC64_CPUS-POWER9}
