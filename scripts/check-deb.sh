@@ -147,7 +147,8 @@ fi
 dpkg-deb -c "$pkg" | awk '{ print $6 }' | sed 's|^\./||' > "$work/contents"
 for x in usr/include/libperfctr.h usr/include/perfctr/linux/perfctr.h usr/include/perfctr/asm/perfctr.h \
 	 "usr/lib/$ma/libperfctr.so.3" "usr/lib/$ma/libperfctr.so" "usr/lib/$ma/pkgconfig/libperfctr.pc" \
-	 usr/bin/perfex usr/share/man/man1/perfex.1.gz; do
+	 usr/bin/perfex usr/share/man/man1/perfex.1.gz \
+	 usr/bin/perfctr-selftest usr/share/man/man1/perfctr-selftest.1.gz; do
 	grep -qx "$x" "$work/contents" && ok "package has $x" || nok "package has $x"
 done
 bad=

@@ -300,7 +300,8 @@ EOT
 	mkdir -p "$work/pkg/debian"
 	printf 'Source: libperfctr\n\nPackage: libperfctr\nArchitecture: any\n' > "$work/pkg/debian/control"
 	deps=$(cd "$work/pkg" && dpkg-shlibdeps -O -xlibperfctr \
-		"$root/usr/bin/perfex" "$root/usr/lib/$ma"/libperfctr.so.*.* 2>/dev/null |
+		"$root/usr/bin/perfex" "$root/usr/bin/perfctr-selftest" \
+		"$root/usr/lib/$ma"/libperfctr.so.*.* 2>/dev/null |
 		sed -n 's/^shlibs:Depends=//p') || true
 	[[ -n $deps ]] || { log "libdeb: dpkg-shlibdeps failed: Depends: libc6"; deps=libc6; }
 	maint="${DEBFULLNAME:-$(id -un)} <${DEBEMAIL:-$(id -un)@$(hostname -f 2>/dev/null || hostname)}>"
@@ -319,9 +320,10 @@ Description: perfctr per-thread virtual performance counters: library and perfex
  libperfctr is the user-space library of perfctr, a Linux kernel patch
  series giving each thread its own virtualised time-stamp and performance
  counters, read without a system call (the perfctr 2.7 API).  perfex runs
- a command with counters and prints their totals.  The headers include
- the kernel's perfctr user ABI (under /usr/include/perfctr), and the man
- pages perfex(1), perfctr_info(2), vperfctr_open(2) and libperfctr(3).
+ a command with counters and prints their totals; perfctr-selftest checks
+ the counts on this CPU.  The headers include the kernel's perfctr user
+ ABI (under /usr/include/perfctr), and the man pages perfex(1),
+ perfctr-selftest(1), perfctr_info(2), vperfctr_open(2) and libperfctr(3).
  .
  Needs a kernel with perfctr (CONFIG_PERFCTR).
 EOT
