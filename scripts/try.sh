@@ -134,11 +134,11 @@ boot() {	# log bound qemu-args...
 	set -- "${qemu[@]}" "$@" -kernel "$out/$image" -initrd "$work/initramfs.cpio" \
 		-nographic -no-reboot -pidfile "$work/qemu.pid"
 	# make check's run: the log only, and a bound on the whole run.
+	# Subshells: bash's report of a QEMU that aborts goes nowhere.
 	if ((check)); then
-		# A subshell: bash's report of a QEMU that aborts goes nowhere.
 		(timeout 900 "$@" > "$log" 2>&1 < /dev/null; exit $?) 2>/dev/null || true
 	else
-		"$@" 2>&1 | tee "$log" || true
+		("$@" 2>&1 | tee "$log") 2>/dev/null || true
 	fi
 	kill "$watch" 2>/dev/null || true
 	wait "$watch" 2>/dev/null || true
