@@ -30,7 +30,8 @@ cfg=$TOP/scripts/config
 case $arch/$variant in
 ppc64/)	src=$CACHE/src; out=$CACHE/build/$arch
 	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config" "$cfg/$arch-perfctr.config"
-	       "$cfg/perfctr-test.config" "$cfg/jump-label.config") ;;
+	       "$cfg/perfctr-test.config" "$cfg/ppc64-perfctr-test.config"
+	       "$cfg/jump-label.config") ;;
 ppc32/)	src=$CACHE/src; out=$CACHE/build/$arch
 	frags=("$cfg/$arch.config" "$cfg/$arch-debug.config" "$cfg/$arch-perfctr.config"
 	       "$cfg/perfctr-test.config") ;;
@@ -38,7 +39,8 @@ ppc64be/) src=$CACHE/src; out=$CACHE/build/$arch
 	mkdir -p "$out"
 	grep -v '^CONFIG_CPU_LITTLE_ENDIAN=' "$cfg/ppc64.config" > "$out/ppc64.config"
 	frags=("$out/ppc64.config" "$cfg/$arch.config" "$cfg/ppc64-debug.config"
-	       "$cfg/ppc64-perfctr.config" "$cfg/perfctr-test.config") ;;
+	       "$cfg/ppc64-perfctr.config" "$cfg/perfctr-test.config"
+	       "$cfg/ppc64-perfctr-test.config") ;;
 i386/)	src=$CACHE/src; out=$CACHE/build/$arch
 	# The selftests' fragment asks for IA32_EMULATION, the way a 64-bit
 	# kernel runs their i386 build; this kernel runs it natively.

@@ -132,8 +132,14 @@ SYSCALL_DEFINE3(perfctr_info, struct perfctr_info __user *, info,
 }
 
 #ifdef CONFIG_PERFCTR_DEBUG_FORBIDDEN
-/* debugfs "perfctr/forbidden": perfctr_cpus_forbidden_mask as a CPU list. */
+/*
+ * debugfs "perfctr/forbidden": perfctr_cpus_forbidden_mask as a CPU list.
+ * A write forbids the CPUs it lists besides those the driver forbids
+ * (a hyper-threaded P4's second threads, perfctr_forbidden_driver):
+ * injected faults never lift a rule of the hardware.
+ */
 static DEFINE_MUTEX(perfctr_forbidden_mutex);
+static cpumask_t perfctr_forbidden_driver;
 
 static int perfctr_forbidden_show(struct seq_file *m, void *unused)
 {
@@ -159,7 +165,7 @@ static ssize_t perfctr_forbidden_write(struct file *file, const char __user *ubu
 	err = cpumask_parselist_user(ubuf, len, mask);
 	if (!err) {
 		mutex_lock(&perfctr_forbidden_mutex);
-		cpumask_copy(&perfctr_cpus_forbidden_mask, mask);
+		cpumask_or(&perfctr_cpus_forbidden_mask, &perfctr_forbidden_driver, mask);
 		mutex_unlock(&perfctr_forbidden_mutex);
 	}
 	free_cpumask_var(mask);
@@ -178,6 +184,8 @@ static const struct file_operations perfctr_forbidden_fops = {
 static void __init perfctr_debugfs_init(void)
 {
 	struct dentry *dir = debugfs_create_dir("perfctr", NULL);
+
+	cpumask_copy(&perfctr_forbidden_driver, &perfctr_cpus_forbidden_mask);
 
 	debugfs_create_file("forbidden", 0600, dir, NULL, &perfctr_forbidden_fops);
 }

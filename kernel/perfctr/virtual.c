@@ -160,24 +160,24 @@ struct vperfctr {
 	cpumask_var_t new_forbidden;
 	/*
 	 * Inheritance.  control_id names the control in force (a child
-	 * created by inheritance starts with its parent's); inherit_parent
-	 * is the state a child's totals go to (referenced), and
-	 * inherited_id the control it had then.  inherit_pending counts the
-	 * owner while attached plus the inheriting children whose own count
-	 * is not gone: while it is not zero, descendants may still send
-	 * totals up through this state, which keeps its parent's reference
-	 * (vperfctr_inherit_put()).  A state is merged into its parent when
-	 * its owner goes (merged_up; merged_ok: its totals were added), its
-	 * descendants' totals later, when they finish (vperfctr_add_up()).
-	 * children_lock serialises the changes of state->children with those
-	 * of control_id; vperfctr_merge_lock the merges.
+	 * created by inheritance starts with its parent's); inherited_id
+	 * is the control a child had at its fork.  A state that inherits or
+	 * is inherited from belongs to a tree (struct vperfctr_tree), whose
+	 * lock guards inherit_parent -- the state a child's totals go to,
+	 * referenced -- and the lists of inheriting children.  When a
+	 * state's owner goes, its totals go to its parent and its children
+	 * to its parent too, as the kernel reparents a dead process's
+	 * children (vperfctr_merge_up()): no state stays allocated for its
+	 * descendants' sake, and no merge walks the tree.  children_lock
+	 * serialises the changes of state->children with those of
+	 * control_id.
 	 */
 	u64 control_id;
 	u64 inherited_id;
+	struct vperfctr_tree *tree;
 	struct vperfctr *inherit_parent;
-	atomic_t inherit_pending;
-	bool merged_up;
-	bool merged_ok;
+	struct list_head inherit_children;
+	struct list_head inherit_sibling;	/* in inherit_parent's list */
 	bool exited;			/* detached by its owner's exit */
 	bool aborted;			/* its fork failed after all */
 	spinlock_t children_lock;
@@ -658,10 +658,14 @@ static void vperfctr_signal_work(struct callback_head *work)
 		/*
 		 * Access revoked: give the PMU back, unless a control that
 		 * was allowed (validated before the sysctl changed) has
-		 * started counters since.  The owner's own context, as its
+		 * started counters since, or the control in force now is
+		 * allowed -- a new one, installed (and maybe suspended) by a
+		 * tracer while this work waited, cleared the bit, but not
+		 * before it was taken here.  The owner's own context, as its
 		 * system calls: nothing else changes the state meanwhile.
 		 */
-		if (revoke && !perfctr_cstatus_enabled(cpu_state(perfctr)->cstatus)) {
+		if (revoke && vperfctr_revoked(perfctr) &&
+		    !perfctr_cstatus_enabled(cpu_state(perfctr)->cstatus)) {
 			vperfctr_put_pmu(perfctr);
 			vperfctr_update_tick_dep(perfctr, current);
 		}
@@ -777,11 +781,14 @@ static void vperfctr_put_pmu(struct vperfctr *perfctr)
 	mutex_unlock(&vperfctr_reserve_mutex);
 }
 
-/* Object lifetime. */
+/* Object lifetime: how many states exist (/proc/perfctr_pmu). */
+static atomic_t vperfctr_nr_states = ATOMIC_INIT(0);
+
 static void vperfctr_put(struct vperfctr *perfctr)
 {
 	if (!refcount_dec_and_test(&perfctr->refcnt))
 		return;
+	atomic_dec(&vperfctr_nr_states);
 	vperfctr_put_pmu(perfctr);
 	free_cpumask_var(perfctr->forbidden);
 	free_cpumask_var(perfctr->new_forbidden);
@@ -808,8 +815,9 @@ static struct vperfctr *vperfctr_alloc(void)
 		return ERR_PTR(-ENOMEM);
 	}
 	refcount_set(&perfctr->refcnt, 1);
-	atomic_set(&perfctr->inherit_pending, 1);	/* the owner-to-be */
 	spin_lock_init(&perfctr->children_lock);
+	INIT_LIST_HEAD(&perfctr->inherit_children);
+	INIT_LIST_HEAD(&perfctr->inherit_sibling);
 	INIT_LIST_HEAD(&perfctr->pmu_node);
 	perfctr->ovf_tick = jiffies - 1;	/* no overflow in this tick yet */
 	init_task_work(&perfctr->signal_work, vperfctr_signal_work);
@@ -818,6 +826,7 @@ static struct vperfctr *vperfctr_alloc(void)
 	perfctr->state->abi_version = PERFCTR_ABI_VERSION;
 	perfctr->state->cpu_state.k1.isuspend_cpu = -1;
 	perfctr->sample_period = VPERFCTR_SAMPLE_TICKS;
+	atomic_inc(&vperfctr_nr_states);
 	return perfctr;
 }
 
@@ -840,6 +849,17 @@ static void vperfctr_children_end(struct vperfctr_children *c)
 }
 
 /*
+ * The states that inherit, directly or not, from one state's control,
+ * and that state: the lock of their parent links and children lists.
+ * Referenced by each of them; one per tree, so a merge in one user's
+ * tree never waits for another's.
+ */
+struct vperfctr_tree {
+	spinlock_t lock;	/* inherit_parent, the children lists, the merges */
+	refcount_t refcnt;
+};
+
+/*
  * What a finished descendant adds to an ancestor's children's sums: its
  * totals, the descendants counted in them, and the change in the
  * number still running.
@@ -851,15 +871,12 @@ struct vperfctr_delta {
 	s32 nr_running;
 };
 
-/* All merges, and the forwarding up the tree, one at a time. */
-static DEFINE_SPINLOCK(vperfctr_merge_lock);
-
 static void vperfctr_children_add(struct vperfctr *to, const struct vperfctr_delta *d)
 {
 	struct vperfctr_children *c = &to->state->children;
 	unsigned int i;
 
-	spin_lock(&to->children_lock);
+	lockdep_assert_held(&to->children_lock);
 	vperfctr_children_begin(c);
 	c->sum.tsc += d->sum.tsc;
 	for (i = 0; i < PERFCTR_NRCTRS; i++)
@@ -868,7 +885,6 @@ static void vperfctr_children_add(struct vperfctr *to, const struct vperfctr_del
 	c->nr_unmerged += d->nr_unmerged;
 	c->nr_running += d->nr_running;
 	vperfctr_children_end(c);
-	spin_unlock(&to->children_lock);
 }
 
 /* The children's sums, consistent: under their lock. */
@@ -880,58 +896,45 @@ static void vperfctr_get_children(struct vperfctr *perfctr, struct vperfctr_chil
 }
 
 /*
- * Add @d to @to, and on up through the ancestors @to has already been
- * merged into: their sums are their descendants' whenever these finish.
- * An ancestor that changed control since its child's fork takes what
- * comes up as not merged.  Under vperfctr_merge_lock; the chain is held
- * by the references each state keeps on its parent while descendants of
- * it run (inherit_pending).
- */
-static void vperfctr_add_up(struct vperfctr *to, struct vperfctr_delta *d)
-{
-	struct vperfctr *parent;
-
-	lockdep_assert_held(&vperfctr_merge_lock);
-	for (;;) {
-		vperfctr_children_add(to, d);
-		parent = to->inherit_parent;
-		if (!to->merged_up || !to->merged_ok || !parent)
-			return;
-		if (parent->control_id != to->inherited_id) {
-			d->nr_unmerged += d->nr_merged;
-			d->nr_merged = 0;
-			memset(&d->sum, 0, sizeof(d->sum));
-		}
-		to = parent;
-	}
-}
-
-/*
  * @child's owner is gone (exit, exec, unlink) or its fork failed: its
- * totals go to @child's parent state now, whatever its own inheriting
- * descendants still do -- those are counted as running, and their
- * totals follow when they finish (vperfctr_add_up()).  Its own sums and
- * its children's so far are added if it exited (not unlinked, not
- * detached at exec) and neither it nor its parent changed control since
- * the fork -- else the counters may count other events, and it is
- * counted as not merged.  A child whose fork failed was never one.
+ * totals go to its parent state now.  Its own sums and its children's
+ * so far are added if it exited (not unlinked, not detached at exec) and
+ * neither it nor its parent changed control since the fork -- else the
+ * counters may count other events, and it is counted as not merged.  A
+ * child whose fork failed was never one.  (The parent's control id is
+ * compared under the lock that its changes take: never torn, never a
+ * new control's children's sums with the old one's counts.)
+ *
+ * Merged, its inheriting children become its parent's, as the kernel
+ * reparents a dead process's children: their totals go there when they
+ * finish, and their running count with them now.  Not merged, they stay
+ * its own: its children's sums take their totals, and it stays
+ * allocated while they run.  The work is one parent and @child's own
+ * children, under the tree's lock only: however deep the tree, however
+ * many ancestors have exited.  Returns the parent whose reference
+ * @child held, for the caller to drop outside the lock.
  */
-static void vperfctr_merge_up(struct vperfctr *child)
+static struct vperfctr *vperfctr_merge_up(struct vperfctr *child)
 {
 	const struct perfctr_cpu_state *st = cpu_state(child);
-	struct vperfctr *parent = child->inherit_parent;
+	struct vperfctr_tree *tree = child->tree;
+	struct vperfctr *parent, *c, *next;
 	struct vperfctr_children from;
 	struct vperfctr_delta d = { .nr_running = -1 };
-	unsigned int i;
+	unsigned int i, moved = 0;
+	bool ok = false;
 
+	if (!tree)
+		return NULL;
+	spin_lock(&tree->lock);
+	parent = child->inherit_parent;
 	if (!parent)
-		return;
-	spin_lock(&vperfctr_merge_lock);
+		goto out;
 	vperfctr_get_children(child, &from);
-	child->merged_ok = !child->aborted && child->exited &&
-			   child->control_id == child->inherited_id &&
-			   parent->control_id == child->inherited_id;
-	if (child->merged_ok) {
+	ok = !child->aborted && child->exited && child->control_id == child->inherited_id;
+	spin_lock(&parent->children_lock);
+	ok = ok && parent->control_id == child->inherited_id;
+	if (ok) {
 		d.sum.tsc = st->tsc_sum + from.sum.tsc;
 		for (i = 0; i < PERFCTR_NRCTRS; i++)
 			d.sum.pmc[i] = st->pmc[i].sum + from.sum.pmc[i];
@@ -941,34 +944,30 @@ static void vperfctr_merge_up(struct vperfctr *child)
 	} else if (!child->aborted) {
 		d.nr_unmerged = 1;
 	}
-	child->merged_up = true;
-	vperfctr_add_up(parent, &d);
-	spin_unlock(&vperfctr_merge_lock);
-}
-
-/*
- * Drop one of @perfctr's inherit_pending counts: its owner's at detach,
- * or a child's once that child's own count is gone.  The last one drops
- * the reference to its parent state, which loses a count in turn -- a
- * loop, not recursion, however deep the process tree.  Process context.
- */
-static void vperfctr_inherit_put(struct vperfctr *perfctr)
-{
-	struct vperfctr *parent, *held = NULL;
-
-	while (atomic_dec_and_test(&perfctr->inherit_pending) && perfctr->inherit_parent) {
-		spin_lock(&vperfctr_merge_lock);
-		parent = perfctr->inherit_parent;
-		perfctr->inherit_parent = NULL;
-		spin_unlock(&vperfctr_merge_lock);
-		/* The child's reference to @parent is now ours. */
-		if (held)
-			vperfctr_put(held);
-		held = parent;
-		perfctr = parent;
+	vperfctr_children_add(parent, &d);
+	spin_unlock(&parent->children_lock);
+	child->inherit_parent = NULL;
+	list_del_init(&child->inherit_sibling);
+	if (ok) {
+		list_for_each_entry_safe(c, next, &child->inherit_children, inherit_sibling) {
+			refcount_inc(&parent->refcnt);
+			c->inherit_parent = parent;
+			list_move_tail(&c->inherit_sibling, &parent->inherit_children);
+			moved++;
+		}
 	}
-	if (held)
-		vperfctr_put(held);
+out:
+	spin_unlock(&tree->lock);
+	/* Their references to @child: its owner's still keeps it. */
+	WARN_ON_ONCE(moved && refcount_sub_and_test(moved, &child->refcnt));
+	/*
+	 * Detached, it needs its tree no more: nothing forks from it again,
+	 * and the children it keeps (not merged) hold the tree themselves.
+	 */
+	child->tree = NULL;
+	if (refcount_dec_and_test(&tree->refcnt))
+		kfree(tree);
+	return parent;
 }
 
 /*
@@ -995,6 +994,8 @@ static void vperfctr_stop(struct vperfctr *perfctr, bool is_current)
  */
 static void vperfctr_detach(struct vperfctr *perfctr, struct task_struct *tsk)
 {
+	struct vperfctr *parent;
+
 	vperfctr_stop(perfctr, tsk == current);
 	task_lock(tsk);
 	clear_tsk_thread_flag(tsk, TIF_PERFCTR);
@@ -1004,8 +1005,9 @@ static void vperfctr_detach(struct vperfctr *perfctr, struct task_struct *tsk)
 	vperfctr_put_pmu(perfctr);
 	vperfctr_update_tick_dep(perfctr, tsk);
 	/* Its totals go up now; those of descendants still running, later. */
-	vperfctr_merge_up(perfctr);
-	vperfctr_inherit_put(perfctr);
+	parent = vperfctr_merge_up(perfctr);
+	if (parent)
+		vperfctr_put(parent);
 	/*
 	 * Only now is the detach done for readers (vperfctr_begin()): who
 	 * saw the owner gone, or waited for it, finds the PMU released and
@@ -1314,6 +1316,8 @@ static int vperfctr_pmu_show(struct seq_file *m, void *unused)
 	const struct perfctr_cpu_state *st;
 	const char *what;
 
+	seq_printf(m, "# %d states, %u holding the PMU\n",
+		   atomic_read(&vperfctr_nr_states), READ_ONCE(vperfctr_nr_pmu_users));
 	seq_puts(m, "tid\tpid\tuid\tcounters\tstate\n");
 	mutex_lock(&vperfctr_reserve_mutex);
 	list_for_each_entry(perfctr, &vperfctr_pmu_holders, pmu_node) {
@@ -1404,16 +1408,39 @@ static void vperfctr_unmerged_child(struct vperfctr *parent)
 }
 
 /*
+ * @parent's tree, made at its first inheriting child (@parent's owner
+ * is current: nothing else sets it).  NULL: no memory.
+ */
+static struct vperfctr_tree *vperfctr_tree_of(struct vperfctr *parent)
+{
+	struct vperfctr_tree *tree = parent->tree;
+
+	if (tree)
+		return tree;
+	tree = kmalloc_obj(*tree, GFP_KERNEL_ACCOUNT);
+	if (!tree)
+		return NULL;
+	spin_lock_init(&tree->lock);
+	refcount_set(&tree->refcnt, 1);		/* @parent's */
+	parent->tree = tree;
+	return tree;
+}
+
+/*
  * A state for @child with @parent's control, its sums at zero: what
  * vperfctr_open() and vperfctr_control() would give it, with the rights
  * of the forking thread (current, @parent's owner).
  */
 static struct vperfctr *vperfctr_inherit(struct vperfctr *parent, struct task_struct *child)
 {
-	struct vperfctr *perfctr = vperfctr_alloc();
+	struct vperfctr_tree *tree = vperfctr_tree_of(parent);
+	struct vperfctr *perfctr;
 	struct perfctr_cpu_state *st;
 	int err;
 
+	if (!tree)
+		return ERR_PTR(-ENOMEM);
+	perfctr = vperfctr_alloc();
 	if (IS_ERR(perfctr))
 		return perfctr;
 	st = cpu_state(perfctr);
@@ -1445,9 +1472,8 @@ static struct vperfctr *vperfctr_inherit(struct vperfctr *parent, struct task_st
 		perfctr->suspended = true;
 	}
 	perfctr_tsc_refresh(st);
-	refcount_inc(&parent->refcnt);
-	atomic_inc(&parent->inherit_pending);
-	perfctr->inherit_parent = parent;
+	refcount_inc(&tree->refcnt);
+	perfctr->tree = tree;
 	return perfctr;
 }
 
@@ -1472,11 +1498,16 @@ void __vperfctr_fork(struct task_struct *child, u64 clone_flags)
 		return;
 	}
 	/* One more descendant running, until vperfctr_merge_up(). */
+	spin_lock(&parent->tree->lock);
+	refcount_inc(&parent->refcnt);
+	perfctr->inherit_parent = parent;
+	list_add_tail(&perfctr->inherit_sibling, &parent->inherit_children);
 	spin_lock(&parent->children_lock);
 	vperfctr_children_begin(&parent->state->children);
 	parent->state->children.nr_running++;
 	vperfctr_children_end(&parent->state->children);
 	spin_unlock(&parent->children_lock);
+	spin_unlock(&parent->tree->lock);
 	/* The child is not visible yet; its first switch-in starts the counters. */
 	task_lock(child);
 	perfctr->owner = child;		/* the allocation's reference */
@@ -1768,6 +1799,11 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	perfctr->si_signo = ctl->si_signo;
 	perfctr->flags = ctl->flags;
 	perfctr->access_needed = access_needed;
+	/*
+	 * A revocation still pending is the old control's: the new one was
+	 * validated now, and keeps the PMU it holds (vperfctr_signal_work()).
+	 */
+	clear_bit(VPERFCTR_PENDING_REVOKE, &perfctr->pending);
 	perfctr->sample_period = vperfctr_sample_period(st);
 	if (tsk == current)
 		vperfctr_resume_locked(perfctr);

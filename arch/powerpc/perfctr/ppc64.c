@@ -27,6 +27,9 @@
  */
 #define pr_fmt(fmt) "perfctr: " fmt
 
+#include <linux/cpu.h>
+#include <linux/debugfs.h>
+#include <linux/init.h>
 #include <linux/perfctr.h>
 #include <linux/percpu.h>
 #include <linux/printk.h>
@@ -246,8 +249,16 @@ static noinline void ppc64_resume_slow(struct perfctr_cpu_state *state,
 		ppc64_resume_actrs(state, cache);
 		return;
 	}
-	/* i-mode counts still in this CPU's PMCs need no reload. */
-	if (state->k1.isuspend_cpu != smp_processor_id() || cache->iid != state->k1.id)
+	/*
+	 * i-mode counts still in this CPU's PMCs need no reload -- except
+	 * on bare metal, where the CPU may have idled in a deep stop state
+	 * since the suspend: those lose PMC1-6 (power9_idle_stop() restores
+	 * the MMCRs, not the PMCs), and the counters would resume on
+	 * whatever the wakeup left.  A guest's PMCs are its hypervisor's to
+	 * keep.
+	 */
+	if (ppc64_hv || state->k1.isuspend_cpu != smp_processor_id() ||
+	    cache->iid != state->k1.id)
 		for (i = nractrs; i < nrctrs; i++)
 			perfctr_ppc_write_pmc(state->pmc[i].map, state->pmc[i].start);
 	cache->iid = 0;
@@ -396,6 +407,34 @@ static const struct perfctr_ppc_model ppc64_models[] = {
 	PPC64_MODEL("POWER9", PERFCTR_PPC64_POWER9),
 	PPC64_MODEL("POWER10", PERFCTR_PPC64_POWER10),
 };
+
+#ifdef CONFIG_PERFCTR_DEBUG_IDLE_LOSS
+/*
+ * Fault injection (debugfs perfctr-ppc64/idle_loss): every idle entry
+ * zeroes PMC1-6, as a deep stop state of a bare-metal POWER9 loses them,
+ * so that the selftests can check that no state resumes on lost values
+ * under an emulator whose idle loses nothing.
+ */
+static bool ppc64_idle_loss;
+
+void arch_cpu_idle_enter(void)
+{
+	unsigned int i;
+
+	if (!READ_ONCE(ppc64_idle_loss))
+		return;
+	for (i = 0; i < PPC64_NR_PMCS; i++)
+		perfctr_ppc_write_pmc(i, 0);
+}
+
+static int __init ppc64_idle_loss_init(void)
+{
+	debugfs_create_bool("idle_loss", 0600, debugfs_create_dir("perfctr-ppc64", NULL),
+			    &ppc64_idle_loss);
+	return 0;
+}
+late_initcall(ppc64_idle_loss_init);
+#endif
 
 /**
  * perfctr_ppc64_probe - the model for this CPU

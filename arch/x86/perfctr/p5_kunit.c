@@ -422,18 +422,15 @@ static void p5mmx_next_control_sees_no_counts_of_the_last(struct kunit *test)
 					       CESR_CPL3 | 0x12);
 	u32 map = 0, sel = CESR_CPL3 | P5EV;
 	struct perfctr_cpu_state *b = sim_state(test, 1, &map, &sel);
-	unsigned long flags;
 
 	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(b, 0));
 	sim_run(a, 1000);
-	local_irq_save(flags);
-	perfctr_cpu_resume(b);
+	sim_resume(b);
 	KUNIT_EXPECT_EQ(test, 0ULL, b->pmc[0].start);
 	KUNIT_EXPECT_EQ(test, 0ULL, perfctr_x86_rdpmc(0));
 	KUNIT_EXPECT_EQ(test, 0ULL, perfctr_x86_rdpmc(1));
 	sim_advance(5);
-	perfctr_cpu_suspend(b);
-	local_irq_restore(flags);
+	sim_suspend(b);
 	KUNIT_EXPECT_EQ(test, 5ULL, b->pmc[0].sum);
 	/* The first state again: its sums whole, and it counts on. */
 	sim_run(a, 7);

@@ -459,7 +459,6 @@ static void next_control_sees_no_counts_of_the_last(struct kunit *test)
 	const struct perfctr_x86_model *m = p6_model(test);
 	u32 maps[] = { 0, 1 }, sels[2];
 	struct perfctr_cpu_state *a, *b;
-	unsigned long flags;
 	unsigned int i;
 
 	sels[0] = EN | USR | EVENT;
@@ -472,16 +471,14 @@ static void next_control_sees_no_counts_of_the_last(struct kunit *test)
 	for (i = 0; i < m->nr_fixed; i++)
 		sim_hw.fixed_ctr[i] = 1000 + i;	/* left by the last state too */
 	sim_run(a, 1000);
-	local_irq_save(flags);
-	perfctr_cpu_resume(b);
+	sim_resume(b);
 	KUNIT_EXPECT_EQ(test, 0ULL, b->pmc[0].start);
 	for (i = 0; i < m->nr_ctrs; i++)
 		KUNIT_EXPECT_EQ_MSG(test, 0ULL, perfctr_x86_rdpmc(i), "PMC%u", i);
 	for (i = 0; i < m->nr_fixed; i++)
 		KUNIT_EXPECT_EQ_MSG(test, 0ULL, perfctr_x86_rdpmc(FIXED(i)), "fixed %u", i);
 	sim_advance(5);
-	perfctr_cpu_suspend(b);
-	local_irq_restore(flags);
+	sim_suspend(b);
 	KUNIT_EXPECT_EQ(test, 5ULL, b->pmc[0].sum);
 	sim_run(a, 7);
 	KUNIT_EXPECT_EQ(test, 1007ULL, a->pmc[0].sum);

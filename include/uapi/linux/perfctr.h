@@ -220,9 +220,10 @@ struct perfctr_cpu_state {
  * A child that inherited the control (VPERFCTR_CONTROL_INHERIT,
  * VPERFCTR_CONTROL_INHERIT_THREAD) adds its own final sums and its
  * children's so far to its parent's state when it exits, before wait()
- * or pthread_join() can report it; descendants of it still running are
- * counted in @nr_running until they finish, and their totals then reach
- * every ancestor at once.
+ * or pthread_join() can report it; descendants of it still running
+ * become its parent's, counted in @nr_running until they finish, when
+ * their totals reach that ancestor.  An exited state's sums here stop
+ * changing at its exit.
  */
 struct vperfctr_children {
 	__u32 sequence;

@@ -31,6 +31,7 @@
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/personality.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -544,6 +546,68 @@ static void bench_fork(void)
 	bench_fork_one("TSC / task-clock", 0, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
 	if (have_pmcs)
 		bench_fork_one("instructions", 1, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+}
+
+/*
+ * A chain of dead ancestors (an unprivileged user's fork(), then the
+ * parent's _exit(), over and over, under a TSC-only inheriting control):
+ * one step at depth CHAIN_DEEP against the first steps, REPS batches of
+ * CHAIN_BATCH steps each.  The step must not grow with the depth: an
+ * exit merges into one parent and moves its own children, whatever the
+ * dead ancestors above it.  The chain runs in a child of its own, which
+ * reaps the orphans (a subreaper ignoring SIGCHLD).
+ */
+#define CHAIN_DEEP	10000
+#define CHAIN_BATCH	100
+
+static void bench_chain(void)
+{
+	struct vperfctr_control c;
+	double s[2][REPS];
+	int p[2], fd, k, rep = 0, status;
+	double t0 = 0;
+	pid_t pid;
+
+	if (pipe(p))
+		exit(1);
+	pid = fork();
+	if (pid == 0) {
+		if (prctl(PR_SET_CHILD_SUBREAPER, 1) || signal(SIGCHLD, SIG_IGN) == SIG_ERR)
+			_exit(1);
+		vperfctr_control_tsc(&c, 1);
+		c.flags = VPERFCTR_CONTROL_INHERIT;
+		fd = tsc_state();
+		if (fd < 0 || vperfctr_control(fd, &c))
+			_exit(1);
+		for (k = 0; k < CHAIN_DEEP + REPS * CHAIN_BATCH; k++) {
+			/* Batches at the top, then from CHAIN_DEEP on. */
+			if (k == (k < CHAIN_DEEP ? 0 : CHAIN_DEEP) + rep * CHAIN_BATCH) {
+				if (rep)
+					s[k >= CHAIN_DEEP][rep - 1] =
+						(now_s() - t0) / CHAIN_BATCH * 1e6;
+				t0 = now_s();
+				if (++rep > REPS)
+					rep = 0;
+			}
+			pid = fork();
+			if (pid < 0)
+				_exit(1);
+			if (pid > 0)
+				_exit(0);
+		}
+		s[1][REPS - 1] = (now_s() - t0) / CHAIN_BATCH * 1e6;
+		_exit(write(p[1], s, sizeof(s)) == sizeof(s) ? 0 : 1);
+	}
+	close(p[1]);
+	if (pid < 0 || read(p[0], s, sizeof(s)) != sizeof(s) ||
+	    waitpid(pid, &status, 0) != pid) {
+		fprintf(stderr, "the inheritance chain failed\n");
+		exit(1);
+	}
+	close(p[0]);
+	add_row("inheritance chain", "fork+parent exit: depth 0", "us/step", NULL, s[0]);
+	add_row("inheritance chain", "fork+parent exit: depth 10,000", "us/step",
+		"fork+parent exit: depth 0", s[1]);
 }
 
 /* --------------------------------------------------- context-switch cost */
@@ -1320,6 +1384,7 @@ int main(int argc, char **argv)
 		bench_pmc_reads();
 	bench_start_stop();
 	bench_fork();
+	bench_chain();
 	bench_switch("switch: no counters");
 	bench_memory();
 	print_table();

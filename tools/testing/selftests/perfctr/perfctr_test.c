@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1807,6 +1808,132 @@ TEST(inherit_children_sums_are_the_merge_of_the_tree)
 	vperfctr_unmap(s);
 	vperfctr_unlink(fd);
 	close(fd);
+}
+
+/* The number of perfctr states in the kernel (/proc/perfctr_pmu); -1. */
+static int nr_states(void)
+{
+	char line[256], *end;
+	long n = -1;
+	FILE *f = fopen("/proc/perfctr_pmu", "r");
+
+	if (!f)
+		return -1;
+	/* "# N states, M holding the PMU" */
+	while (fgets(line, sizeof(line), f) && n < 0)
+		if (!strncmp(line, "# ", 2)) {
+			n = strtol(line + 2, &end, 10);
+			if (strncmp(end, " states", 7))
+				n = -1;
+		}
+	fclose(f);
+	return n;
+}
+
+static long long ns_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000000000LL + t.tv_nsec - t0->tv_nsec;
+}
+
+#define CHAIN_DEPTH	500
+#define CHAIN_TIMED	100
+
+/*
+ * A chain of dead ancestors pins nothing: under an unprivileged TSC-only
+ * inheriting control, a loop of fork() and the parent's _exit() builds a
+ * chain CHAIN_DEPTH deep whose every level but the last has exited.  The
+ * states in the kernel stay bounded by the live tasks (the root, the
+ * last level), not by the depth; every level is merged into the root,
+ * and the chain's step costs about the same at the bottom as at the top
+ * (logged: no timed assertion).
+ */
+TEST(inherit_dead_ancestors_pin_no_states)
+{
+	int ready[2], go[2], done[2], base, now, status;
+	long long t[2] = { 0, 0 };
+	pid_t pid;
+	char ch;
+
+	if (geteuid())
+		SKIP(return, "needs root to read /proc/perfctr_pmu");
+	base = nr_states();
+	ASSERT_LE(0, base) TH_LOG("no /proc/perfctr_pmu");
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(done));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct vperfctr_children c;
+		struct timespec t0, ts;
+		int fd, k, i;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(40);
+		/* Orphans come back here, and are reaped at once. */
+		if (prctl(PR_SET_CHILD_SUBREAPER, 1) || signal(SIGCHLD, SIG_IGN) == SIG_ERR)
+			_exit(41);
+		fd = inherit_tsc_state(VPERFCTR_CONTROL_INHERIT);
+		if (fd < 0)
+			_exit(42);
+		pid = fork();
+		if (pid < 0)
+			_exit(43);
+		if (pid == 0) {
+			/* The chain: each level forks the next and exits. */
+			close(done[0]);
+			for (k = 1; k < CHAIN_DEPTH; k++) {
+				if (k == 1 || k == CHAIN_DEPTH - CHAIN_TIMED)
+					clock_gettime(CLOCK_MONOTONIC, &t0);
+				if (k == 1 + CHAIN_TIMED)
+					t[0] = ns_since(&t0);
+				pid = fork();
+				if (pid < 0)
+					_exit(44);
+				if (pid > 0)
+					_exit(0);
+			}
+			t[1] = ns_since(&t0);
+			if (write(ready[1], t, sizeof(t)) != sizeof(t) ||
+			    read(go[0], &ch, 1) != 1)
+				_exit(45);
+			_exit(0);
+		}
+		close(done[1]);
+		/* EOF: the last level has exited (its files before its state). */
+		if (read(done[0], &ch, 1) != 0)
+			_exit(46);
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		for (i = 0;; i++) {
+			if (vperfctr_read_children(fd, &c))
+				_exit(47);
+			if (!c.nr_running)
+				break;
+			if (ns_since(&ts) > 5000000000LL)
+				_exit(48);
+			usleep(1000);
+		}
+		/* Every level merged, straight into the root. */
+		if (c.nr_merged != CHAIN_DEPTH || c.nr_unmerged)
+			_exit(49);
+		_exit(0);
+	}
+	close(done[0]);
+	close(done[1]);
+	ASSERT_EQ(sizeof(t), read(ready[0], t, sizeof(t)));
+	usleep(200000);		/* the last levels' exits */
+	now = nr_states();
+	TH_LOG("%d states at depth %d (%d before); step %lld ns at the top, %lld at the bottom",
+	       now, CHAIN_DEPTH, base, t[0] / CHAIN_TIMED, t[1] / CHAIN_TIMED);
+	/* The root and the last level, and a few levels still exiting. */
+	EXPECT_GE(base + 10, now);
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
 /* A child that changes its control counts other events: not merged. */
