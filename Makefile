@@ -1,13 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # perfctr series: fetch Linux 7.3, apply, build, boot under QEMU, test.
-#
-#   make try     the series on this machine's CPU under QEMU with KVM, no
-#                reboot (PROG="/path/to/binary args", TRY_SHELL=1)
-#   make check   everything, ending in "N passed, N failed"
-#   make demo    boot the patched kernel and show virtual counters at work
-#   make patches regenerate patches/ and series from the tree folders
-#   make deb     Debian packages of the patched kernel (from the running
-#                kernel's configuration) and of libperfctr and perfex
+# A plain `make` prints the targets (make help); CI runs `make check`.
 
 SHELL := /bin/bash
 # Three x86_64 models and one for the RT kernel by default, to keep a fresh
@@ -26,9 +19,33 @@ PPC32_CPUS ?= G4 750 7450 604
 PPC64BE_CPUS ?= POWER9
 export X86_CPUS X86_RT_CPUS I386_CPUS PPC64_CPUS PPC32_CPUS PPC64BE_CPUS
 
-.PHONY: all setup patches check-patches apply quilt kernel check demo try bench style clean deb
+.PHONY: all help setup patches check-patches apply quilt kernel check demo try bench style clean deb
 
-all: check
+all: help
+
+help:
+	@echo 'perfctr for Linux 7.3: make TARGET (README, notes/DEVELOPING.md)'
+	@echo
+	@echo '  make try      the x86_64 test kernel (ppc64 on a ppc64le host) on this'
+	@echo '                machine'"'"'s CPU under QEMU with KVM, no reboot; QEMU TCG if'
+	@echo '                KVM fails (PROG="/path/to/binary args", TRY_SHELL=1)'
+	@echo '  make demo     build the x86_64 and ppc64 kernels, boot them under QEMU'
+	@echo '                and show virtual counters at work'
+	@echo '  make check    every test (six kernels, QEMU boots, PAPI), ending in'
+	@echo '                "N passed, N failed"'
+	@echo '  make deb      Debian packages of the patched kernel (from the running'
+	@echo '                kernel'"'"'s configuration) and of libperfctr and perfex'
+	@echo '                (notes/INSTALL-debian.md)'
+	@echo '  make bench    the benchmarks (bench/README)'
+	@echo '  make patches  regenerate patches/ and series from the tree folders'
+	@echo '                (check-patches: check them)'
+	@echo '  make apply    fetch Linux 7.3 and apply the series; make kernel: build'
+	@echo '                the six test kernels; make quilt: a quilt tree'
+	@echo '  make setup    install what they need (apt), unpack the base kernel'
+	@echo '  make style    checkpatch.pl --strict on every patch'
+	@echo '  make clean    remove the builds and runs from the cache'
+	@echo
+	@echo 'The cache is ~/.cache/perfctr (PERFCTR_CACHE overrides).'
 
 setup:
 	@bash scripts/setup.sh
@@ -57,7 +74,10 @@ kernel: apply
 check: kernel
 	@bash scripts/check.sh
 
-demo: kernel
+# Only the two kernels it boots.
+demo: apply
+	@bash scripts/build-kernel.sh x86_64
+	@bash scripts/build-kernel.sh ppc64
 	@bash scripts/run-tests.sh x86_64 max demo
 	@bash scripts/run-tests.sh ppc64 POWER9 demo
 
