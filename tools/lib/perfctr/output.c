@@ -234,12 +234,52 @@ static void csv_field(FILE *f, const char *s, const char *sep)
 	fputc('"', f);
 }
 
-/* value SEP unit SEP name SEP self SEP children: the parts empty with --no-inherit. */
-static void csv_count(FILE *f, const struct perfex_counts *c, int i, const char *name,
+/*
+ * The run time of the counters in nanoseconds, perf stat's
+ * counter-runtime: they count while the threads run, which the TSC
+ * measures where perfctr_info gives its clock; 0 if not.
+ */
+static unsigned long long runtime_ns(const struct perfctr_info *info, const struct perfex_counts *c)
+{
+	double sec;
+
+	if (!tsc_seconds(info, c, 0, &sec))
+		return 0;
+	return (unsigned long long)(sec * 1e9 + 0.5);
+}
+
+/* perf stat's metric of counter @i (-1: the TSC): the IPC on the instructions line. */
+static int metric_of(const struct perfex_counts *c, int i, double *v, const char **unit)
+{
+	if (i < 0 || !c->ipc || (unsigned int)i != c->ipc_inst || !ipc_of(c, 0, v))
+		return 0;
+	*unit = "insn per cycle";
+	return 1;
+}
+
+/*
+ * perf stat -x's fields, then perfctr's: value SEP unit SEP event SEP
+ * runtime SEP pcnt-running SEP metric-value SEP metric-unit SEP self SEP
+ * children; @i -1 is the TSC.
+ */
+static void csv_count(FILE *f, const struct perfex_report *r, int i, const char *name,
 		      const char *sep)
 {
+	const struct perfex_counts *c = r->counts;
+	unsigned long long ns = runtime_ns(r->info, c);
+	const char *unit;
+	double m;
+
 	fprintf(f, "%llu%s%s", count_of(c, i, 0), sep, sep);
 	csv_field(f, name, sep);
+	fputs(sep, f);
+	if (ns)
+		fprintf(f, "%llu", ns);
+	fprintf(f, "%s100.00%s", sep, sep);
+	if (metric_of(c, i, &m, &unit))
+		fprintf(f, "%.2f%s%s", m, sep, unit);
+	else
+		fputs(sep, f);
 	fputs(sep, f);
 	if (c->inherit)
 		fprintf(f, "%llu%s%llu", count_of(c, i, 1), sep, count_of(c, i, 2));
@@ -248,11 +288,12 @@ static void csv_count(FILE *f, const struct perfex_counts *c, int i, const char 
 	fputc('\n', f);
 }
 
-/* A number of the run, without parts: value SEP unit SEP name SEP SEP. */
+/* A number of the run: value SEP unit SEP name, four empty fields, self SEP children. */
 static void csv_line(FILE *f, const char *value, const char *unit, const char *name,
-		     const char *sep)
+		     const char *self, const char *children, const char *sep)
 {
-	fprintf(f, "%s%s%s%s%s%s%s\n", value, sep, unit, sep, name, sep, sep);
+	fprintf(f, "%s%s%s%s%s%s%s%s%s%s%s%s%s\n", value, sep, unit, sep, name, sep, sep, sep,
+		sep, sep, self, sep, children);
 }
 
 void perfex_print_csv(FILE *f, const struct perfex_report *r, const char *sep)
@@ -262,34 +303,64 @@ void perfex_print_csv(FILE *f, const struct perfex_report *r, const char *sep)
 	unsigned int i, k;
 	double d;
 
-	csv_count(f, c, -1, "tsc", sep);
+	csv_count(f, r, -1, "tsc", sep);
 	for (i = 0; i < r->cc->nractrs; i++)
-		csv_count(f, c, i, r->ev->name[i], sep);
+		csv_count(f, r, i, r->ev->name[i], sep);
 	if (tsc_seconds(r->info, c, 0, &d)) {
 		for (k = 0; k < 3; k++) {
 			tsc_seconds(r->info, c, k, &d);
 			snprintf(v[k], sizeof(v[k]), "%.6f", d);
 		}
-		fprintf(f, "%s%ss%stsc_seconds%s%s%s%s\n", v[0], sep, sep, sep,
-			c->inherit ? v[1] : "", sep, c->inherit ? v[2] : "");
-	}
-	if (ipc_of(c, 0, &d) || (c->inherit && c->ipc)) {
-		for (k = 0; k < 3; k++)
-			if (ipc_of(c, k, &d))
-				snprintf(v[k], sizeof(v[k]), "%.3f", d);
-			else
-				v[k][0] = 0;
-		fprintf(f, "%s%s%sipc%s%s%s%s\n", v[0], sep, sep, sep,
-			c->inherit ? v[1] : "", sep, c->inherit ? v[2] : "");
+		csv_line(f, v[0], "s", "tsc_seconds", c->inherit ? v[1] : "",
+			 c->inherit ? v[2] : "", sep);
 	}
 	snprintf(buf, sizeof(buf), "%.6f", c->elapsed);
-	csv_line(f, buf, "s", "elapsed_seconds", sep);
+	csv_line(f, buf, "s", "elapsed_seconds", "", "", sep);
 	if (c->inherit) {
 		snprintf(buf, sizeof(buf), "%u", c->children.nr_merged);
-		csv_line(f, buf, "", "children_merged", sep);
+		csv_line(f, buf, "", "children_merged", "", "", sep);
 		snprintf(buf, sizeof(buf), "%u", c->children.nr_unmerged);
-		csv_line(f, buf, "", "children_unmerged", sep);
+		csv_line(f, buf, "", "children_unmerged", "", "", sep);
 		snprintf(buf, sizeof(buf), "%u", c->children.nr_running);
-		csv_line(f, buf, "", "children_running", sep);
+		csv_line(f, buf, "", "children_running", "", "", sep);
 	}
+}
+
+/*
+ * perf stat -j's object for counter @i (-1: the TSC), one a line, and
+ * perfctr's keys after perf's.
+ */
+static void json_count(FILE *f, const struct perfex_report *r, int i, const char *name)
+{
+	const struct perfex_counts *c = r->counts;
+	const char *unit;
+	double m;
+
+	fprintf(f, "{\"counter-value\" : \"%llu.000000\", \"unit\" : \"\", \"event\" : ",
+		count_of(c, i, 0));
+	json_string(f, name);
+	fprintf(f, ", \"event-runtime\" : %llu, \"pcnt-running\" : 100.00",
+		runtime_ns(r->info, c));
+	if (metric_of(c, i, &m, &unit))
+		fprintf(f, ", \"metric-value\" : \"%f\", \"metric-unit\" : \"%s\"", m, unit);
+	if (c->inherit)
+		fprintf(f, ", \"self\" : %llu, \"children\" : %llu", count_of(c, i, 1),
+			count_of(c, i, 2));
+	fprintf(f, "}\n");
+}
+
+void perfex_print_json_perf(FILE *f, const struct perfex_report *r)
+{
+	const struct perfex_counts *c = r->counts;
+	unsigned int i;
+	double d;
+
+	json_count(f, r, -1, "tsc");
+	for (i = 0; i < r->cc->nractrs; i++)
+		json_count(f, r, i, r->ev->name[i]);
+	if (tsc_seconds(r->info, c, 0, &d))
+		fprintf(f, "{\"counter-value\" : \"%f\", \"unit\" : \"s\", \"event\" : \"tsc_seconds\"}\n",
+			d);
+	fprintf(f, "{\"counter-value\" : \"%f\", \"unit\" : \"s\", \"event\" : \"elapsed_seconds\"}\n",
+		c->elapsed);
 }

@@ -38,8 +38,11 @@ struct perfex_report {
 };
 
 void perfex_print_text(FILE *f, const struct perfex_report *r);
+/* perfctr's JSON object (--json-perfctr), PERFEX_JSON_FORMAT. */
 void perfex_print_json(FILE *f, const struct perfex_report *r);
-/* One line per count, its fields separated by @sep (perfex(1) lists them). */
+/* perf stat -j's objects, one a line, and perfctr's keys (perfex(1)). */
+void perfex_print_json_perf(FILE *f, const struct perfex_report *r);
+/* perf stat -x's fields, then perfctr's, one line per count (perfex(1)). */
 void perfex_print_csv(FILE *f, const struct perfex_report *r, const char *sep);
 
 #endif

@@ -47,7 +47,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: %s [options] [--] command [arguments]\n"
-		"       %s -i | -l\n"
+		"       %s -i | -l | --version\n"
 		"  -e EVENT, --event=EVENT   count EVENT (repeatable, or a comma list): perf's\n"
 		"                            generic names (cycles, instructions...), a\n"
 		"                            libpfm4 name or raw; :u user (default), :k kernel,\n"
@@ -55,14 +55,19 @@ static void usage(FILE *f)
 		"  -i, --info                print perfctr_info, the PMU's state and the CPUs\n"
 		"  --no-inherit              count the command's own thread only, not its\n"
 		"                            children and threads (counted by default)\n"
-		"  -I, --inherit             the default; accepted for compatibility\n"
+		"  --inherit                 the default; accepted for compatibility\n"
+		"  -I MSECS                  perf stat's interval printing: refused (perfex\n"
+		"                            reads the counters once, when the command exits)\n"
 		"  -l, --list                list the events of this CPU\n"
 		"  -o FILE, --output=FILE    write the counts to FILE (default: stderr),\n"
 		"                            opened once the command runs\n"
-		"  -j, --json                write the counts as JSON\n"
+		"  -j, --json, --json-output write the counts as perf stat -j's JSON lines\n"
+		"  --json-perfctr            write the counts as one JSON object (format 1)\n"
 		"  -x SEP, --field-separator=SEP\n"
-		"                            write the counts as CSV, fields separated by SEP:\n"
-		"                            value, unit, name, self, children (perfex(1))\n"
+		"                            write the counts as perf stat -x's CSV, fields\n"
+		"                            separated by SEP, then self, children (perfex(1))\n"
+		"  --version                 print the versions of perfex, libperfctr and the\n"
+		"                            kernel's perfctr driver\n"
 		"  -h, --help                this text\n"
 		"Exit status: the command's (128+N: killed by signal N); 127 command not\n"
 		"found, 126 not executable; 125 perfex failed (options, events, perfctr).\n"
@@ -182,6 +187,20 @@ static void print_info(const struct perfctr_info *info)
 	fflush(stdout);
 }
 
+/* perfex's and libperfctr's versions, and the kernel's perfctr driver's. */
+static void print_version(void)
+{
+	struct perfctr_info info;
+
+	printf("perfex %d.%d (libperfctr %d.%d)\n", LIBPERFCTR_VERSION_MAJOR,
+	       LIBPERFCTR_VERSION_MINOR, LIBPERFCTR_VERSION_MAJOR, LIBPERFCTR_VERSION_MINOR);
+	if (perfctr_sys_info(&info, NULL, NULL))
+		printf("perfctr driver: none (%s)\n", perfctr_strerror(errno, NULL));
+	else
+		printf("perfctr driver %.*s, ABI 0x%08x\n", (int)sizeof(info.driver_version),
+		       info.driver_version, info.abi_version);
+}
+
 static double seconds(const struct timespec *a, const struct timespec *b)
 {
 	return (b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
@@ -214,15 +233,19 @@ static FILE *open_output(const char *name, int *failed)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_NO_INHERIT = 256 };
+	enum { OPT_NO_INHERIT = 256, OPT_INHERIT, OPT_JSON_PERFCTR, OPT_VERSION };
 	static const struct option opts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "info", no_argument, NULL, 'i' },
-		{ "inherit", no_argument, NULL, 'I' },
+		{ "inherit", no_argument, NULL, OPT_INHERIT },
+		{ "interval-print", required_argument, NULL, 'I' },
 		{ "no-inherit", no_argument, NULL, OPT_NO_INHERIT },
 		{ "list", no_argument, NULL, 'l' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "json-output", no_argument, NULL, 'j' },
+		{ "json-perfctr", no_argument, NULL, OPT_JSON_PERFCTR },
+		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -247,7 +270,7 @@ int main(int argc, char **argv)
 	memset(&control, 0, sizeof(control));
 	control.cpu_control.tsc_on = 1;
 	counts.inherit = 1;
-	while ((opt = getopt_long(argc, argv, "+e:iIlo:jx:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+e:iI:lo:jx:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
 			specs[nspecs++] = optarg;
@@ -255,9 +278,14 @@ int main(int argc, char **argv)
 		case 'i':
 			info_opt = 1;
 			break;
-		case 'I':
+		case OPT_INHERIT:
 			/* The default: kept for the scripts of perfex 2.7's users. */
 			break;
+		case 'I':
+			fprintf(stderr,
+				"%s: -I %s: perf stat's interval printing is not perfex's: perfex reads the counters once, when the command has exited (perfex's old -I is --inherit, the default)\n",
+				prog, optarg);
+			return 125;
 		case OPT_NO_INHERIT:
 			counts.inherit = 0;
 			break;
@@ -270,6 +298,12 @@ int main(int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
+		case OPT_JSON_PERFCTR:
+			json = 2;
+			break;
+		case OPT_VERSION:
+			print_version();
+			return 0;
 		case 'x':
 			sep = optarg;
 			break;
@@ -288,6 +322,8 @@ int main(int argc, char **argv)
 		return 125;
 	}
 	if (optind >= argc && !info_opt && !list) {
+		fprintf(stderr, "%s: no command: perfex counts a command it runs (-i and -l need none)\n",
+			prog);
 		usage(stderr);
 		return 125;
 	}
@@ -396,7 +432,9 @@ int main(int argc, char **argv)
 	close(fd);
 	report = (struct perfex_report){ &info, &control.cpu_control, &ev, &counts,
 					 &argv[optind], status };
-	if (json)
+	if (json == 1)
+		perfex_print_json_perf(out, &report);
+	else if (json)
 		perfex_print_json(out, &report);
 	else if (sep)
 		perfex_print_csv(out, &report, sep);

@@ -60,6 +60,28 @@ for name in $(sed -n '/^\.SH NAME/,/^\.SH/{/^\.SH/d;s/ \\-.*//;s/,/ /g;p}' \
 done
 result $st "make install: a man page for every name in libperfctr(3)"
 
+# Every public name of the installed headers has a page: the functions
+# (static inline ones too) and function-like macros of libperfctr.h,
+# perfctr_read.h and the uapi copies, both branches of every #if.
+st=0 names=
+inc=$dest/opt/perfctr/include
+for h in "$inc/libperfctr.h" "$inc/perfctr_read.h" "$inc/perfctr/linux/perfctr.h" \
+	 "$inc/perfctr/asm/perfctr.h"; do
+	[ -e "$h" ] || { echo "# not installed: $h"; st=1; continue; }
+	names="$names $(gcc -fpreprocessed -dD -E -P -x c "$h" 2>/dev/null | sed -nE \
+		-e 's/^#[[:space:]]*define[[:space:]]+([A-Za-z_][A-Za-z0-9_]*)\(.*/\1/p' \
+		-e '/^[A-Za-z_]/{/^(typedef|enum|union|struct [A-Za-z0-9_]+ *[{;])/d
+			s/^([^(]*[^A-Za-z0-9_(])?([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*\(.*/\2/p}')"
+done
+count=0
+for name in $(echo $names | tr ' ' '\n' | sort -u); do
+	count=$((count + 1))
+	ls "$dest/opt/perfctr/share/man/man2/$name.2" "$dest/opt/perfctr/share/man/man3/$name.3" \
+		2>/dev/null | grep -q . || { echo "# no page for $name, public in the installed headers"; st=1; }
+done
+[ $count -ge 80 ] || { echo "# only $count names found in the installed headers"; st=1; }
+result $st "make install: a man page for each of the installed headers' $count public names"
+
 # The README's example as a user builds it: pkg-config's flags and the C
 # library's headers only (the uapi headers come from the installation).
 PKG_CONFIG_SYSROOT_DIR=$dest PKG_CONFIG_LIBDIR=$dest/opt/perfctr/lib/pkgconfig \
@@ -114,6 +136,18 @@ st4=$?
 	[ "$(grep -c '^Usage:' "$out/perfex.err")" -eq 4 ] &&
 	grep -q '^perfex: -x and -j exclude each other' "$out/perfex.err"
 result $? "perfex usage errors (no command, bad option, empty -x, -x with -j): 125 and the usage"
+grep -q '^perfex: no command: ' "$out/perfex.err"
+result $? "perfex without a command says so"
+"$out/gcc/perfex" -I 1000 true >"$out/perfex.out" 2>"$out/perfex.err"
+st=$?
+[ $st -eq 125 ] && grep -q "^perfex: -I 1000: perf stat's interval printing" "$out/perfex.err" &&
+	[ ! -s "$out/perfex.out" ] && ! grep -q 'No such file' "$out/perfex.err"
+result $? "perfex -I 1000 (perf stat's interval): refused, 125, no command 1000 run"
+"$out/gcc/perfex" --version >"$out/perfex.out" 2>&1
+st=$?
+[ $st -eq 0 ] && grep -q '^perfex [0-9]*\.[0-9]* (libperfctr [0-9]*\.[0-9]*)$' "$out/perfex.out" &&
+	grep -q '^perfctr driver' "$out/perfex.out"
+result $? "perfex --version: exit 0, perfex's, libperfctr's and the driver's versions"
 
 # perfex's output on fake counts: CSV exactly, JSON parsed by Python.
 "$out/gcc/tests/perfex_output_test" >"$out/output.log" 2>&1
@@ -136,6 +170,24 @@ if sys.argv[1] == "1":
 ' $i || { echo "# JSON of case $i"; st=1; }
 	done
 	result $st "perfex JSON is valid JSON (python3 json.load): format, command, elapsed_seconds"
+	st=0
+	for i in 0 1; do
+		"$out/gcc/tests/perfex_output_test" --json-perf $i | python3 -c '
+import json, sys
+lines = [json.loads(l) for l in sys.stdin]
+counters = [d for d in lines if "event-runtime" in d]
+assert [d["event"] for d in counters][0] == "tsc", lines
+for d in counters:
+	assert list(d)[:5] == ["counter-value", "unit", "event", "event-runtime",
+			       "pcnt-running"], d
+	assert float(d["counter-value"]) >= 0 and d["pcnt-running"] == 100.0
+	if "metric-value" in d:
+		assert list(d)[5:7] == ["metric-value", "metric-unit"], d
+	assert ("self" in d) == (sys.argv[1] == "0"), d
+assert lines[-1]["event"] == "elapsed_seconds" and lines[-1]["unit"] == "s"
+' $i || { echo "# perf JSON of case $i"; st=1; }
+	done
+	result $st "perfex -j: perf stat -j's JSON lines and keys (python3 json.loads)"
 else
 	echo "ok $((n = n + 1)) perfex JSON is valid JSON # SKIP no python3"
 fi

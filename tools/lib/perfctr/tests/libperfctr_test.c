@@ -793,7 +793,7 @@ static void test_perfex(const char *perfex, const char *self)
 	close(sv[0]);
 	close(sv[1]);
 	{
-		char *const argv[] = { (char *)perfex, "-o", (char *)json, "--json", "--",
+		char *const argv[] = { (char *)perfex, "-o", (char *)json, "--json-perfctr", "--",
 				       (char *)self, "--spin", "100", "--exit", "3", NULL };
 
 		t = now_ms();
@@ -802,13 +802,13 @@ static void test_perfex(const char *perfex, const char *self)
 		CHECK(rc == 3, "perfex passes the exit status", "rc %d", rc);
 		read_file(json, buf, sizeof(buf));
 		CHECK(json_value(buf) && *json_skip_ws(json_value(buf)) == 0,
-		      "perfex --json parses", "%.200s", buf);
+		      "perfex --json-perfctr parses", "%.200s", buf);
 		tsc = json_number(buf, "tsc");
 		CHECK(json_number(buf, "exit_status") == 3 && json_number(buf, "cpu_type") ==
-		      info.cpu_type, "perfex --json fields");
+		      info.cpu_type, "perfex --json-perfctr fields");
 		CHECK(json_number(buf, "format") == 1 && strstr(buf, "\"command\": [\"") &&
 		      strstr(buf, "\"--spin\", \"100\", \"--exit\", \"3\"]"),
-		      "perfex --json: format 1 and the command", "%.300s", buf);
+		      "perfex --json-perfctr: format 1 and the command", "%.300s", buf);
 		if (info.cpu_khz)
 			CHECK(tsc >= tsc_khz_low() * 50 && tsc <= tsc_khz_high() * (t + 50),
 			      "perfex tsc covers the child's spin", "%llu ticks in %.0f ms, %u kHz",
@@ -853,7 +853,7 @@ static void test_perfex(const char *perfex, const char *self)
 		 * count: far more than the command's own thread, whose time
 		 * under TCG doubles when the host is loaded.
 		 */
-		char *const argv[] = { (char *)perfex, "--json", "-o", (char *)json,
+		char *const argv[] = { (char *)perfex, "--json-perfctr", "-o", (char *)json,
 				       (char *)self, "--tree", "2", "200", NULL };
 
 		rc = run(argv, tmp, NULL, 0);
@@ -880,7 +880,7 @@ static void test_perfex(const char *perfex, const char *self)
 		 * others, as the self part above (twice it, for a loaded host):
 		 * not the 600 ms the others spin.
 		 */
-		char *const argv[] = { (char *)perfex, "--no-inherit", "--json", "-o",
+		char *const argv[] = { (char *)perfex, "--no-inherit", "--json-perfctr", "-o",
 				       (char *)json, (char *)self, "--tree", "2", "200", NULL };
 
 		rc = run(argv, tmp, NULL, 0);
@@ -964,8 +964,8 @@ static void test_perfex(const char *perfex, const char *self)
 		 "0x500fa" : "0x2@0");
 #endif
 	{
-		char *const argv[] = { (char *)perfex, "--json", "-o", (char *)json, "-e", evspec,
-				       (char *)self, "--spin", "50", NULL };
+		char *const argv[] = { (char *)perfex, "--json-perfctr", "-o", (char *)json,
+				       "-e", evspec, (char *)self, "--spin", "50", NULL };
 		struct perfctr_cpu_control cc = { 0 };
 		struct perfctr_info now;
 
@@ -999,7 +999,7 @@ static void test_perfex(const char *perfex, const char *self)
 	 * reason everywhere else -- never a count of something else.
 	 */
 	{
-		char *const argv[] = { (char *)perfex, "--json", "-o", (char *)json,
+		char *const argv[] = { (char *)perfex, "--json-perfctr", "-o", (char *)json,
 				       "-e", "instructions,cycles", (char *)self, "--spin", "50",
 				       NULL };
 		struct perfctr_cpu_control cc = { 0 };
@@ -1031,7 +1031,7 @@ static void test_perfex(const char *perfex, const char *self)
 	} else if (info.cpu_features & PERFCTR_FEATURE_PMU_BUSY) {
 		skip("perfex IPC", "the PMU is busy");
 	} else {
-		char *const argv[] = { (char *)perfex, "--json", "-o", (char *)json,
+		char *const argv[] = { (char *)perfex, "--json-perfctr", "-o", (char *)json,
 				       "-e", "0x500fa", "-e", "0x600f4",
 				       (char *)self, "--spin", "50", NULL };
 		double ipc;

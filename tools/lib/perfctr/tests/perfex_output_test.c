@@ -6,6 +6,7 @@
  *   perfex_output_test            the checks
  *   perfex_output_test --json N   print case N's JSON (0 or 1), for
  *                                 run-tests.sh to parse with Python
+ *   perfex_output_test --json-perf N   likewise, perf stat -j's lines
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,7 +96,7 @@ static void fake_case(struct fake *f, int n)
 	f->report.counts = &f->counts;
 }
 
-enum { TEXT, JSON, CSV };
+enum { TEXT, JSON, CSV, JSON_PERF };
 
 /* The output of case @n as a malloc()ed string. */
 static char *print(int n, int how, const char *sep)
@@ -112,6 +113,8 @@ static char *print(int n, int how, const char *sep)
 	fake_case(&f, n);
 	if (how == JSON)
 		perfex_print_json(m, &f.report);
+	else if (how == JSON_PERF)
+		perfex_print_json_perf(m, &f.report);
 	else if (how == CSV)
 		perfex_print_csv(m, &f.report, sep);
 	else
@@ -166,8 +169,24 @@ int main(int argc, char **argv)
 		"\"count\": 500}], \"signal\": 9}\n",
 		NULL
 	};
+	static const char json_perf0[] =
+		"{\"counter-value\" : \"4000000.000000\", \"unit\" : \"\", \"event\" : \"tsc\", \"event-runtime\" : 2000000, \"pcnt-running\" : 100.00, \"self\" : 3000000, \"children\" : 1000000}\n"
+		"{\"counter-value\" : \"7000000.000000\", \"unit\" : \"\", \"event\" : \"instructions\", \"event-runtime\" : 2000000, \"pcnt-running\" : 100.00, \"metric-value\" : \"1.750000\", \"metric-unit\" : \"insn per cycle\", \"self\" : 6000000, \"children\" : 1000000}\n"
+		"{\"counter-value\" : \"4000000.000000\", \"unit\" : \"\", \"event\" : \"cycles\", \"event-runtime\" : 2000000, \"pcnt-running\" : 100.00, \"self\" : 3000000, \"children\" : 1000000}\n"
+		"{\"counter-value\" : \"0.002000\", \"unit\" : \"s\", \"event\" : \"tsc_seconds\"}\n"
+		"{\"counter-value\" : \"0.500000\", \"unit\" : \"s\", \"event\" : \"elapsed_seconds\"}\n";
+	static const char json_perf1[] =
+		"{\"counter-value\" : \"1000.000000\", \"unit\" : \"\", \"event\" : \"tsc\", \"event-runtime\" : 0, \"pcnt-running\" : 100.00}\n"
+		"{\"counter-value\" : \"500.000000\", \"unit\" : \"\", \"event\" : \"adl_glc::INST_RETIRED:ANY_P:k=0:u=1\", \"event-runtime\" : 0, \"pcnt-running\" : 100.00}\n"
+		"{\"counter-value\" : \"1.250000\", \"unit\" : \"s\", \"event\" : \"elapsed_seconds\"}\n";
 	char *text;
 
+	if (argc == 3 && !strcmp(argv[1], "--json-perf")) {
+		text = print(atoi(argv[2]), JSON_PERF, NULL);
+		fputs(text, stdout);
+		free(text);
+		return 0;
+	}
 	if (argc == 3 && !strcmp(argv[1], "--json")) {
 		text = print(atoi(argv[2]), JSON, NULL);
 		fputs(text, stdout);
@@ -175,24 +194,32 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	printf("TAP version 13\n");
-	check_csv(0, ",", "CSV: the fields, inheriting (value, unit, name, self, children)",
-		  "4000000,,tsc,3000000,1000000\n"
-		  "7000000,,instructions,6000000,1000000\n"
-		  "4000000,,cycles,3000000,1000000\n"
-		  "0.002000,s,tsc_seconds,0.001500,0.000500\n"
-		  "1.750,,ipc,2.000,1.000\n"
-		  "0.500000,s,elapsed_seconds,,\n"
-		  "3,,children_merged,,\n"
-		  "1,,children_unmerged,,\n"
-		  "0,,children_running,,\n");
+	check_csv(0, ",",
+		  "CSV: perf stat -x's fields (value, unit, event, runtime, pcnt-running, metric), then self, children",
+		  "4000000,,tsc,2000000,100.00,,,3000000,1000000\n"
+		  "7000000,,instructions,2000000,100.00,1.75,insn per cycle,6000000,1000000\n"
+		  "4000000,,cycles,2000000,100.00,,,3000000,1000000\n"
+		  "0.002000,s,tsc_seconds,,,,,0.001500,0.000500\n"
+		  "0.500000,s,elapsed_seconds,,,,,,\n"
+		  "3,,children_merged,,,,,,\n"
+		  "1,,children_unmerged,,,,,,\n"
+		  "0,,children_running,,,,,,\n");
 	check_csv(1, ":", "CSV: --no-inherit, a name holding the separator is quoted",
-		  "1000::tsc::\n"
-		  "500::\"adl_glc::INST_RETIRED:ANY_P:k=0:u=1\"::\n"
-		  "1.250000:s:elapsed_seconds::\n");
+		  "1000::tsc::100.00::::\n"
+		  "500::\"adl_glc::INST_RETIRED:ANY_P:k=0:u=1\"::100.00::::\n"
+		  "1.250000:s:elapsed_seconds::::::\n");
 	check_csv(1, "::", "CSV: a separator of two characters",
-		  "1000::::tsc::::\n"
-		  "500::::\"adl_glc::INST_RETIRED:ANY_P:k=0:u=1\"::::\n"
-		  "1.250000::s::elapsed_seconds::::\n");
+		  "1000::::tsc::::100.00::::::::\n"
+		  "500::::\"adl_glc::INST_RETIRED:ANY_P:k=0:u=1\"::::100.00::::::::\n"
+		  "1.250000::s::elapsed_seconds::::::::::::\n");
+	text = print(0, JSON_PERF, NULL);
+	check(!strcmp(text, json_perf0), "JSON: perf stat -j's keys, then self, children", text,
+	      json_perf0);
+	free(text);
+	text = print(1, JSON_PERF, NULL);
+	check(!strcmp(text, json_perf1), "JSON: perf stat -j's keys, --no-inherit, escapes", text,
+	      json_perf1);
+	free(text);
 	check_json(0, "JSON: format 1, the command, the 2.7-era fields unchanged", json0);
 	check_json(1, "JSON: the command's strings escaped, not-UTF-8 bytes replaced", json1);
 	text = print(0, TEXT, NULL);
