@@ -562,6 +562,29 @@ static const struct {
 	{ "AMD K8 (family 0Fh): the K7's",
 	  { .vendor = X86_VENDOR_AMD, .family = 0xf, .model = 0x21 },
 	  PERFCTR_X86_AMD_K7, 4, 0, 48, false },
+	/*
+	 * What KVM presents to a guest booted with -cpu host (make try):
+	 * its vPMU's CPUID, the host's family and model.  Intel: version 2
+	 * (KVM's cap), the host's general counters up to 8, three fixed
+	 * counters, full-width writes when the host has them.  AMD: the
+	 * core counters with PerfMonV2 on a Zen 4 host, or only the legacy
+	 * four (no PERFCTR_CORE in the guest's CPUID).
+	 */
+	{ "KVM guest, Intel host: perfmon v2, 8 general, 3 fixed, 48 bits",
+	  { .vendor = X86_VENDOR_INTEL, .family = 6, .model = 0x6a, .arch_perfmon = true,
+	    .fw_writes = true, .eax10 = 0x07300802, .edx10 = (48 << 5) | 3 },
+	  PERFCTR_X86_INTEL_ARCH, 8, 3, 48, true },
+	{ "KVM guest, Intel host with 4 general counters (hyper-threads on)",
+	  { .vendor = X86_VENDOR_INTEL, .family = 6, .model = 0x55, .arch_perfmon = true,
+	    .eax10 = 0x07300402, .edx10 = (48 << 5) | 3 },
+	  PERFCTR_X86_INTEL_ARCH, 4, 3, 48, true },
+	{ "KVM guest, AMD Zen 4 host: PerfMonV2, 6 core counters",
+	  { .vendor = X86_VENDOR_AMD, .family = 0x19, .model = 0x11, .perfctr_core = true,
+	    .perfmon_v2 = true, .ebx_80000022 = 6 },
+	  PERFCTR_X86_AMD_FAM15H, 6, 0, 48, true },
+	{ "KVM guest, AMD host, legacy vPMU (no PERFCTR_CORE): the four K7 MSRs",
+	  { .vendor = X86_VENDOR_AMD, .family = 0x19, .model = 0x01 },
+	  PERFCTR_X86_AMD_FAM10H, 4, 0, 48, false },
 	{ "Intel Skylake with TSX force-abort, TFA clear: PMC3 is TSX's",
 	  { .vendor = X86_VENDOR_INTEL, .family = 6, .model = 0x5e, .arch_perfmon = true,
 	    .eax10 = 0x07300404, .edx10 = (48 << 5) | 3, .tsx_owns_pmc3 = true },
