@@ -15,20 +15,22 @@ int main(void)
 	struct vperfctr *v = vperfctr_open();
 
 	if (!v) {
-		fprintf(stderr, "vperfctr_open: %s\n", perfctr_strerror(errno, NULL));
+		fprintf(stderr, "vperfctr_open: %s\n",
+			perfctr_strerror(errno, NULL));
 		return 1;
 	}
-	c.cpu_control.tsc_on = 1;		/* powerpc: the timebase */
-	c.cpu_control.nractrs = 1;		/* one counting PMC */
+	c.cpu_control.tsc_on = 1;	/* powerpc: the timebase */
+	c.cpu_control.nractrs = 1;	/* one PMC, instructions: */
 #ifdef _ARCH_PPC
-	c.cpu_control.pmc_map[0] = 4;		/* POWER8-10: PMC5, instructions */
-	c.cpu_control.ppc.mmcr0 = 0x40000000;	/* MMCR0[FCS]: user mode only */
+	c.cpu_control.pmc_map[0] = 4;	/* POWER8-10's PMC5 */
+	c.cpu_control.ppc.mmcr0 = 0x40000000;	/* FCS: user only */
 #else
 	c.cpu_control.pmc_map[0] = 0;
-	c.cpu_control.evntsel[0] = 0x4100c0;	/* x86: instructions, user mode */
+	c.cpu_control.evntsel[0] = 0x4100c0;	/* x86, user mode */
 #endif
 	if (vperfctr_control(v, &c)) {
-		fprintf(stderr, "vperfctr_control: %s\n", perfctr_strerror(errno, NULL));
+		fprintf(stderr, "vperfctr_control: %s\n",
+			perfctr_strerror(errno, NULL));
 		return 1;
 	}
 	/* ... work ... then the fast reads: no system call */
