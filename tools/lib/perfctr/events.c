@@ -32,18 +32,45 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-static int parse_num(const char **p, unsigned long long *v)
+/*
+ * A number at *@p: @hex, an event code, hexadecimal with or without 0x
+ * (perfctr 2.7 perfex's); else decimal or 0x-hex, and a leading zero
+ * before a digit refused (-2): never octal.
+ */
+static int parse_num_base(const char **p, unsigned long long *v, int hex)
 {
 	char *end;
 
 	if (!isdigit((unsigned char)**p))
 		return -1;
+	if (!hex && (*p)[0] == '0' && isdigit((unsigned char)(*p)[1]))
+		return -2;
 	errno = 0;
-	*v = strtoull(*p, &end, 0);
+	*v = strtoull(*p, &end, hex ? 16 : 0);
 	if (errno)
 		return -1;
 	*p = end;
 	return 0;
+}
+
+static int parse_num(const char **p, unsigned long long *v)
+{
+	return parse_num_base(p, v, 0);
+}
+
+static int parse_hex(const char **p, unsigned long long *v)
+{
+	return parse_num_base(p, v, 1);
+}
+
+/* The bad counter after '@' of @spec, with the reason for @r (parse_num()). */
+static int bad_pmc(const char *spec, int r, char *err, size_t errlen)
+{
+	if (r == -2)
+		return fail(err, errlen,
+			    "%s: a counter with a leading zero: perfex reads decimal or 0x-hex, never octal",
+			    spec);
+	return fail(err, errlen, "%s: bad counter after '@'", spec);
 }
 
 /* The lowest counter from @first below @nr that no earlier counter of @cc uses. */
@@ -79,6 +106,7 @@ static int pmc_user(const struct perfctr_cpu_control *cc, unsigned int pmc)
 #define KIND_RAW	0
 #define KIND_PFM	1
 #define KIND_GENERIC	2
+#define KIND_PERF	3	/* perf's rNNNN or pmu/event=...,umask=.../ */
 
 /* perf's generic hardware events (perf list: "Hardware event"). */
 enum {
@@ -180,9 +208,11 @@ static int no_general(const struct perfex_pmu *pmu, const char *name, char *err,
 
 const char *perfex_event_syntax(void)
 {
-	return "evntsel[/escr][@pmc]: numbers, decimal or 0x-hex; evntsel's bits 32-63 go\n"
-	       "to evntsel_high (AMD).  pmc is the RDPMC index (fixed counters 0x40000000+N,\n"
-	       "whose evntsel is the 4-bit field: 1 kernel, 2 user).";
+	return "evntsel[/escr][@pmc]: evntsel and escr hexadecimal, 0x optional (perfctr\n"
+	       "2.7's); evntsel's bits 32-63 go to evntsel_high (AMD).  pmc is the RDPMC\n"
+	       "index, decimal or 0x-hex (fixed counters 0x40000000+N, whose evntsel is the\n"
+	       "4-bit field: 1 kernel, 2 user).  perf's rNNNN and cpu/event=0x..,umask=0x../\n"
+	       "(enable and privilege bits from :u, :k; user mode by default).";
 }
 
 static int is_fixed_pmc(const struct perfex_pmu *pmu, unsigned int pmc)
@@ -418,6 +448,10 @@ static int encode(const struct perfex_pmu *pmu, struct perfctr_cpu_control *cc,
 	} else if (pmc >= (long)pmu->ngeneral) {
 		return fail(err, errlen, "%s: counter %ld: this CPU has %u general counters (0-%u)",
 			    name, pmc, pmu->ngeneral, pmu->ngeneral - 1);
+	} else if (pmc_user(cc, pmc) >= 0) {
+		return fail(err, errlen,
+			    "event %u (%s): counter %ld is event %d's (%s): one event a counter",
+			    i + 1, name, pmc, pmc_user(cc, pmc) + 1, ev->name[pmc_user(cc, pmc)]);
 	}
 	cc->evntsel[i] = (__u32)code;
 	cc->evntsel_high[i] = (__u32)(code >> 32);
@@ -468,6 +502,37 @@ static unsigned int counter_plm(const struct perfctr_cpu_control *cc, unsigned i
 	return (cc->evntsel[i] & X86_USR ? PERFEX_PLM_USER : 0) |
 	       (cc->evntsel[i] & X86_OS ? PERFEX_PLM_KERNEL : 0);
 }
+
+/*
+ * A raw x86 event select that counts nothing, named before the kernel
+ * is asked: no enable bit, or neither USR nor OS; a fixed counter's
+ * field (@pmc 0x40000000 + N) with neither level.  The Pentium 4's
+ * (with an ESCR) are the kernel's to judge.
+ */
+static int raw_counts_nothing(unsigned long long code, unsigned long long escr, long pmc,
+			      unsigned int i, const char *name, char *err, size_t errlen)
+{
+	if (escr)
+		return 0;
+	if (pmc >= (long)PMC_FIXED) {
+		if (!(code & (FIXED_USR | FIXED_OS)))
+			return fail(err, errlen,
+				    "event %u (%s): a fixed counter's field without 2 (user) or 1 (kernel): counts nothing",
+				    i + 1, name);
+		return 0;
+	}
+	if (!(code & 0xff) && (code & 0xff00))
+		return 0;	/* Intel's fixed-counter pseudo-encoding: encode() checks it */
+	if (!(code & X86_EN))
+		return fail(err, errlen,
+			    "event %u (%s): no enable bit (EN, bit 22, 0x400000): counts nothing",
+			    i + 1, name);
+	if (!(code & (X86_USR | X86_OS)))
+		return fail(err, errlen,
+			    "event %u (%s): no USR/OS bit (bits 16, 17: 0x10000 user, 0x20000 kernel): counts nothing",
+			    i + 1, name);
+	return 0;
+}
 #else
 /*
  * powerpc.  ppc64 (POWER8-10): code is the ISA 2.07/3.0 raw event code
@@ -482,8 +547,10 @@ static unsigned int counter_plm(const struct perfctr_cpu_control *cc, unsigned i
 
 const char *perfex_event_syntax(void)
 {
-	return "code[@pmc]: ppc64: the ISA 2.07/3.0 raw event code (as perf's rNNNN), its\n"
-	       "PMC field choosing the counter; ppc32: the PMCnSEL value.  pmc is 0 for PMC1.";
+	return "code[@pmc]: ppc64: the ISA 2.07/3.0 raw event code (as perf's rNNNN, which\n"
+	       "perfex takes too, as cpu/event=0x../), its PMC field choosing the counter;\n"
+	       "ppc32: the PMCnSEL value.  code is hexadecimal, 0x optional; pmc decimal or\n"
+	       "0x-hex, 0 for PMC1.";
 }
 
 static int is_ppc64(const struct perfctr_info *info)
@@ -626,6 +693,11 @@ static int encode(const struct perfex_pmu *pmu, struct perfctr_cpu_control *cc,
 			pmc = free_pmc(cc, pmu->ngeneral, 0);
 		if (pmc < 0)
 			return no_general(pmu, name, err, errlen);
+		if (pmc_user(cc, pmc) >= 0)
+			return fail(err, errlen,
+				    "event %u (%s): counter %ld is event %d's (%s): one event a counter",
+				    i + 1, name, pmc, pmc_user(cc, pmc) + 1,
+				    ev->name[pmc_user(cc, pmc)]);
 		cc->evntsel[i] = (__u32)code;
 	}
 	cc->pmc_map[i] = pmc;
@@ -1040,6 +1112,185 @@ static unsigned int strip_plm(char *name)
 	return plm;
 }
 
+/*
+ * perf's software and cache events (perf list: "Software event",
+ * "Hardware cache event"): not the CPU's counters of one thread.
+ */
+static const char *const perf_software[] = {
+	"task-clock", "cpu-clock", "page-faults", "faults", "minor-faults", "major-faults",
+	"context-switches", "cs", "cpu-migrations", "migrations", "alignment-faults",
+	"emulation-faults", "dummy", "bpf-output", "cgroup-switches", "duration_time",
+	"user_time", "system_time",
+};
+
+static const char *const perf_cache_prefixes[] = {
+	"L1-dcache-", "L1-icache-", "LLC-", "dTLB-", "iTLB-", "branch-load", "node-",
+};
+
+/* @name (modifiers and all) is one of perf's software or cache events: why not. */
+static int perf_not_hardware(const char *name, char *err, size_t errlen)
+{
+	size_t len = strcspn(name, ":");
+	unsigned int k;
+
+	for (k = 0; k < ARRAY_SIZE(perf_software); k++)
+		if (strlen(perf_software[k]) == len && !strncmp(name, perf_software[k], len))
+			return fail(err, errlen,
+				    "%s: one of perf's software events, which the kernel counts in software: perfctr counts the hardware events of one thread (its TSC gives the thread's run time: tsc seconds)",
+				    name);
+	for (k = 0; k < ARRAY_SIZE(perf_cache_prefixes); k++)
+		if (!strncmp(name, perf_cache_prefixes[k], strlen(perf_cache_prefixes[k])))
+			return fail(err, errlen,
+				    "%s: one of perf's generic cache events, which perfex does not map: name the CPU's own event (perfex -l) or give a raw one",
+				    name);
+	return 0;
+}
+
+/* A term of perf's pmu/term=value,.../: its value (1 for a term without one). */
+static int perf_term(const char *spec, const char *term, const char *eq, unsigned long long *v,
+		     char *err, size_t errlen)
+{
+	const char *p = eq + 1;
+
+	if (!*eq) {
+		*v = 1;
+		return 0;
+	}
+	if (parse_num(&p, v) || *p)
+		return fail(err, errlen, "%s: %.*s: not a number (decimal or 0x-hex)", spec,
+			    (int)(eq - term), term);
+	return 0;
+}
+
+/*
+ * perf's raw syntax in @spec (modifiers in place): rNNNN (hex: x86's
+ * event select bits, event and umask, as perf's raw config; powerpc's
+ * raw event code) and PMU/event=0x..,umask=0x../ (x86: event, umask,
+ * edge, inv, any, cmask, or config; powerpc: event or config) for the
+ * CPU's core PMU: cpu, or cpu_core and cpu_atom on a hybrid Intel CPU,
+ * which choose the core type.  1 with the code (without the enable and
+ * privilege bits), the levels of the modifiers and the core types; 0 if
+ * @spec is not perf's syntax; -1 with the reason.
+ */
+static int perf_syntax(char *spec, unsigned long long *code, unsigned int *plm,
+		       unsigned int *core, char *err, size_t errlen)
+{
+	char *slash = strchr(spec, '/'), *end, *term, *next, *eq;
+	const char *p;
+	unsigned long long v;
+	size_t len;
+
+	*code = 0;
+	*core = PERFEX_CORE_ANY;
+	if (perf_not_hardware(spec, err, errlen))
+		return -1;
+	if (spec[0] == 'r' && isxdigit((unsigned char)spec[1])) {
+		p = spec + 1;
+		len = strspn(p, "0123456789abcdefABCDEF");
+		if (p[len] && p[len] != ':')
+			return 0;	/* a name (libpfm4's) */
+		*plm = strip_plm(spec);
+		if (spec[1 + len])
+			return fail(err, errlen,
+				    "%s: perf's raw events take the modifiers :u, :k and :uk only",
+				    spec);
+		if (parse_hex(&p, code) || *p)
+			return fail(err, errlen, "%s: a raw event's code is hexadecimal", spec);
+		return 1;
+	}
+	if (!slash || !isalpha((unsigned char)spec[0]))
+		return 0;	/* a name, or perfctr's evntsel/escr */
+	end = strrchr(spec, '/');
+	if (end == slash)
+		return fail(err, errlen, "%s: perf's PMU/term=value,.../: no closing '/'", spec);
+	len = slash - spec;
+	if (len == 3 && !strncmp(spec, "cpu", 3))
+		*core = PERFEX_CORE_ANY;
+	else if (len == 8 && !strncmp(spec, "cpu_core", 8))
+		*core = PERFEX_CORE_P;
+	else if ((len == 8 && !strncmp(spec, "cpu_atom", 8)) ||
+		 (len == 12 && !strncmp(spec, "cpu_lowpower", 12)))
+		*core = PERFEX_CORE_E;
+	else
+		return fail(err, errlen,
+			    "%s: %.*s is not the CPU's core PMU (cpu, or cpu_core and cpu_atom on a hybrid CPU): perfctr programs the core's counters only",
+			    spec, (int)len, spec);
+	*plm = 0;
+	for (p = end + 1; *p; p++) {
+		if (*p == 'u')
+			*plm |= PERFEX_PLM_USER;
+		else if (*p == 'k')
+			*plm |= PERFEX_PLM_KERNEL;
+		else
+			return fail(err, errlen,
+				    "%s: after the PMU's '/' perfex takes the modifiers u and k only",
+				    spec);
+	}
+	*end = 0;
+	for (term = slash + 1; term; term = next) {
+		next = strchr(term, ',');
+		if (next)
+			*next++ = 0;
+		eq = strchr(term, '=');
+		if (!eq)
+			eq = term + strlen(term);
+		len = eq - term;
+		if (perf_term(spec, term, eq, &v, err, errlen))
+			return -1;
+#ifndef _ARCH_PPC
+		if (len == 5 && !strncmp(term, "event", 5) && v <= 0xfff)
+			*code |= (v & 0xff) | (v >> 8) << 32;	/* AMD: bits 8-11 to 32-35 */
+		else if (len == 5 && !strncmp(term, "umask", 5) && v <= 0xff)
+			*code |= v << 8;
+		else if (len == 4 && !strncmp(term, "edge", 4) && v <= 1)
+			*code |= v << 18;
+		else if (len == 3 && !strncmp(term, "any", 3) && v <= 1)
+			*code |= v << 21;
+		else if (len == 3 && !strncmp(term, "inv", 3) && v <= 1)
+			*code |= v << 23;
+		else if (len == 5 && !strncmp(term, "cmask", 5) && v <= 0xff)
+			*code |= v << 24;
+#else
+		if (len == 5 && !strncmp(term, "event", 5))
+			*code |= v;
+#endif
+		else if (len == 6 && !strncmp(term, "config", 6))
+			*code |= v;
+		else
+			return fail(err, errlen,
+				    "%s: %.*s: perfex takes the terms event, umask, edge, inv, any, cmask and config (x86), event and config (powerpc), in range",
+				    spec, (int)len, term);
+	}
+	return 1;
+}
+
+/*
+ * The end of the event at @tok in a comma list: the next comma outside
+ * a perf PMU's /.../, or NULL.
+ */
+static char *event_end(char *tok)
+{
+	int inside = 0;
+
+	for (; *tok; tok++) {
+		if (*tok == '/')
+			inside = !inside;
+		else if (*tok == ',' && !inside)
+			return tok;
+	}
+	return NULL;
+}
+
+/* perf's event groups, {a,b}: refused, with why. */
+static int perf_group(const char *spec, char *err, size_t errlen)
+{
+	if (!strpbrk(spec, "{}"))
+		return 0;
+	return fail(err, errlen,
+		    "%s: perf's event groups ({a,b}) are implicit in perfex: all the events of one run are one group, counting together for the whole run (no multiplexing)",
+		    spec);
+}
+
 static int add_event(const struct perfctr_info *info, struct perfctr_cpu_control *cc,
 		     struct perfex_events *ev, const char *spec, char *err, size_t errlen)
 {
@@ -1064,8 +1315,9 @@ static int add_event(const struct perfctr_info *info, struct perfctr_cpu_control
 	at = strrchr(spec, '@');
 	if (at) {
 		p = at + 1;
-		if (parse_num(&p, &v) || *p || v > 0x7fffffff)
-			return fail(err, errlen, "%s: bad counter after '@'", spec);
+		g = parse_num(&p, &v);
+		if (g || *p || v > 0x7fffffff)
+			return bad_pmc(spec, g, err, errlen);
 		pmc = v;
 	}
 	name = at ? strndup(spec, at - spec) : strdup(spec);
@@ -1075,16 +1327,31 @@ static int add_event(const struct perfctr_info *info, struct perfctr_cpu_control
 		return fail(err, errlen, "out of memory");
 	}
 	p = name;
-	if (isdigit((unsigned char)*p)) {
-		if (parse_num(&p, &code))
+	g = perf_syntax(work, &code, &plm, &core, err, errlen);
+	if (g < 0)
+		goto out;
+	if (g) {
+		kind = KIND_PERF;
+#ifndef _ARCH_PPC
+		if (!plm)
+			plm = PERFEX_PLM_USER;
+		code |= X86_EN | (plm & PERFEX_PLM_USER ? X86_USR : 0) |
+			(plm & PERFEX_PLM_KERNEL ? X86_OS : 0);
+#endif
+	} else if (isdigit((unsigned char)*p)) {
+		if (parse_hex(&p, &code))
 			goto bad;
 		if (*p == '/') {
 			p++;
-			if (parse_num(&p, &escr))
+			if (parse_hex(&p, &escr))
 				goto bad;
 		}
 		if (*p)
 			goto bad;
+#ifndef _ARCH_PPC
+		if (raw_counts_nothing(code, escr, pmc, i, name, err, errlen))
+			goto out;
+#endif
 	} else {
 		plm = strip_plm(work);
 		colon = strchr(work, ':');
@@ -1176,18 +1443,24 @@ static int check_event(const char *spec, char *err, size_t errlen)
 
 	if (at) {
 		p = at + 1;
-		if (parse_num(&p, &v) || *p || v > 0x7fffffff)
-			return fail(err, errlen, "%s: bad counter after '@'", spec);
+		r = parse_num(&p, &v);
+		if (r || *p || v > 0x7fffffff)
+			return bad_pmc(spec, r, err, errlen);
 	}
 	work = at ? strndup(spec, at - spec) : strdup(spec);
 	if (!work)
 		return fail(err, errlen, "out of memory");
 	p = work;
+	r = perf_syntax(work, &v, &plm, &core, err, errlen);
+	if (r) {
+		free(work);
+		return r < 0 ? -1 : 0;
+	}
 	if (isdigit((unsigned char)*p)) {
-		r = parse_num(&p, &v);
+		r = parse_hex(&p, &v);
 		if (!r && *p == '/') {
 			p++;
-			r = parse_num(&p, &v);
+			r = parse_hex(&p, &v);
 		}
 		if (r || *p)
 			r = fail(err, errlen, "%s: invalid event specifier; raw syntax %s", spec,
@@ -1224,8 +1497,12 @@ int perfex_check_events(const char *const *specs, unsigned int n, char *err, siz
 		list = strdup(specs[k]);
 		if (!list)
 			return fail(err, errlen, "out of memory");
+		if (perf_group(specs[k], err, errlen)) {
+			free(list);
+			return -1;
+		}
 		for (tok = list; tok && !r; tok = end) {
-			end = strchr(tok, ',');
+			end = event_end(tok);
 			if (end)
 				*end++ = 0;
 			if (!*tok)
@@ -1250,8 +1527,12 @@ int perfex_add_events(const struct perfctr_info *info, struct perfctr_cpu_contro
 		list = strdup(specs[k]);
 		if (!list)
 			return fail(err, errlen, "out of memory");
+		if (perf_group(specs[k], err, errlen)) {
+			free(list);
+			return -1;
+		}
 		for (tok = list; tok; tok = end) {
-			end = strchr(tok, ',');
+			end = event_end(tok);
 			if (end)
 				*end++ = 0;
 			if (!*tok) {

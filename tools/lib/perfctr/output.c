@@ -349,6 +349,13 @@ static void json_count(FILE *f, const struct perfex_report *r, int i, const char
 	fprintf(f, "}\n");
 }
 
+/* A number of seconds of the run: counter-value, unit and event only. */
+static void json_seconds(FILE *f, const char *name, double sec)
+{
+	fprintf(f, "{\"counter-value\" : \"%f\", \"unit\" : \"s\", \"event\" : \"%s\"}\n",
+		sec, name);
+}
+
 void perfex_print_json_perf(FILE *f, const struct perfex_report *r)
 {
 	const struct perfex_counts *c = r->counts;
@@ -359,8 +366,6 @@ void perfex_print_json_perf(FILE *f, const struct perfex_report *r)
 	for (i = 0; i < r->cc->nractrs; i++)
 		json_count(f, r, i, r->ev->name[i]);
 	if (tsc_seconds(r->info, c, 0, &d))
-		fprintf(f, "{\"counter-value\" : \"%f\", \"unit\" : \"s\", \"event\" : \"tsc_seconds\"}\n",
-			d);
-	fprintf(f, "{\"counter-value\" : \"%f\", \"unit\" : \"s\", \"event\" : \"elapsed_seconds\"}\n",
-		c->elapsed);
+		json_seconds(f, "tsc_seconds", d);
+	json_seconds(f, "elapsed_seconds", c->elapsed);
 }

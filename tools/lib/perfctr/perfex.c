@@ -322,8 +322,8 @@ int main(int argc, char **argv)
 		return 125;
 	}
 	if (optind >= argc && !info_opt && !list) {
-		fprintf(stderr, "%s: no command: perfex counts a command it runs (-i and -l need none)\n",
-			prog);
+		fprintf(stderr, "%s: %s\n", prog,
+			"no command: perfex counts a command it runs (-i and -l need none)");
 		usage(stderr);
 		return 125;
 	}

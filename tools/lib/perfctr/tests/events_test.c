@@ -536,6 +536,86 @@ static void test_model(void)
 #undef T
 }
 
+/* Add @list to an empty control on an AMD CPU (six general counters). */
+static int amd_add(struct perfctr_cpu_control *cc, struct perfex_events *ev, const char *list,
+		   char *err, size_t errlen)
+{
+	struct perfctr_info info = { .cpu_type = PERFCTR_X86_AMD_FAM15H };
+
+	memset(cc, 0, sizeof(*cc));
+	memset(ev, 0, sizeof(*ev));
+	err[0] = 0;
+	return perfex_add_events(&info, cc, ev, &list, 1, err, errlen);
+}
+
+/* perf's syntax (rNNNN, cpu/.../, groups, software events), raw numbers, conflicts. */
+static void test_perf_syntax(void)
+{
+	const char *list;
+	struct perfctr_cpu_control cc;
+	struct perfex_events ev;
+	char err[512];
+	int r;
+
+	r = amd_add(&cc, &ev, "r00c0,r01c2:uk", err, sizeof(err));
+	check(!r && cc.nractrs == 2 && cc.evntsel[0] == 0x4100c0 && cc.evntsel[1] == 0x4301c2,
+	      "perf's rNNNN: event and umask, enable and user bits, :uk", err);
+	r = amd_add(&cc, &ev, "cpu/event=0xc2,umask=0x1/,cpu/event=0xc0/k,r00c3", err,
+		    sizeof(err));
+	check(!r && cc.nractrs == 3 && cc.evntsel[0] == 0x4101c2 && cc.evntsel[1] == 0x4200c0 &&
+	      cc.evntsel[2] == 0x4100c3 && ev.core[0] == PERFEX_CORE_ANY,
+	      "perf's cpu/event=,umask=/ in a comma list, its k modifier", err);
+	r = amd_add(&cc, &ev, "cpu/event=0x2e,umask=0x41,cmask=2,inv,edge/", err, sizeof(err));
+	check(!r && cc.evntsel[0] == 0x02c5412e, "perf's cmask, inv, edge terms", err);
+	r = amd_add(&cc, &ev, "cpu/event=0x1c0/", err, sizeof(err));
+	check(!r && cc.evntsel[0] == 0x4100c0 && cc.evntsel_high[0] == 1,
+	      "perf's event=0x1c0: AMD's event bits 8-11 to evntsel_high", err);
+	r = amd_add(&cc, &ev, "cpu_core/event=0xc0/", err, sizeof(err));
+	check(!r && ev.core[0] == PERFEX_CORE_P, "perf's cpu_core/.../: the P-cores", err);
+	r = amd_add(&cc, &ev, "cpu_atom/event=0xc0/", err, sizeof(err));
+	check(!r && ev.core[0] == PERFEX_CORE_E, "perf's cpu_atom/.../: the E-cores", err);
+	r = amd_add(&cc, &ev, "uncore_imc/event=0x1/", err, sizeof(err));
+	check(r && strstr(err, "uncore_imc is not the CPU's core PMU"), "other PMUs refused", err);
+	r = amd_add(&cc, &ev, "cpu/event=0xc0,period=1000/", err, sizeof(err));
+	check(r && strstr(err, "period: perfex takes the terms"), "perf's other terms refused",
+	      err);
+	r = amd_add(&cc, &ev, "{cycles,instructions}", err, sizeof(err));
+	check(r && strstr(err, "event groups ({a,b}) are implicit in perfex"),
+	      "perf's groups refused: all events of a run are one group", err);
+	list = "{cycles,instructions}";
+	r = perfex_check_events(&list, 1, err, sizeof(err));
+	check(r && strstr(err, "event groups"), "perf's groups refused without perfctr too", err);
+	r = amd_add(&cc, &ev, "cycles,task-clock", err, sizeof(err));
+	check(r && strstr(err, "task-clock: one of perf's software events") &&
+	      strstr(err, "perfctr counts the hardware events of one thread"),
+	      "perf's software events refused, with why", err);
+	list = "page-faults:u";
+	r = perfex_check_events(&list, 1, err, sizeof(err));
+	check(r && strstr(err, "page-faults:u: one of perf's software events"),
+	      "perf's software events refused without perfctr", err);
+	r = amd_add(&cc, &ev, "L1-dcache-loads", err, sizeof(err));
+	check(r && strstr(err, "L1-dcache-loads: one of perf's generic cache events"),
+	      "perf's cache events refused, with why", err);
+	list = "cpu/event=0xc2,umask=0x1/,r00c0:k,4300c0";
+	r = perfex_check_events(&list, 1, err, sizeof(err));
+	check(!r, "perf's syntax and unprefixed hex pass the check without perfctr", err);
+	r = amd_add(&cc, &ev, "4300c0@1,0430076", err, sizeof(err));
+	check(!r && cc.evntsel[0] == 0x4300c0 && cc.pmc_map[0] == 1 && cc.evntsel[1] == 0x430076,
+	      "raw codes without 0x are hexadecimal (perfctr 2.7), a leading zero no octal", err);
+	r = amd_add(&cc, &ev, "0x4300c0@010", err, sizeof(err));
+	check(r && strstr(err, "leading zero") && strstr(err, "never octal"),
+	      "a counter with a leading zero refused, not octal", err);
+	r = amd_add(&cc, &ev, "0x4300c0,0x4000c0", err, sizeof(err));
+	check(r && strstr(err, "event 2 (0x4000c0): no USR/OS bit") &&
+	      strstr(err, "counts nothing"), "raw select without USR/OS named", err);
+	r = amd_add(&cc, &ev, "0x0300c0", err, sizeof(err));
+	check(r && strstr(err, "event 1 (0x0300c0): no enable bit"),
+	      "raw select without the enable bit named", err);
+	r = amd_add(&cc, &ev, "0x4300c0@2,0x4300c2@2", err, sizeof(err));
+	check(r && strstr(err, "event 2 (0x4300c2): counter 2 is event 1's (0x4300c0)"),
+	      "two events on one counter named", err);
+}
+
 /* Run test_model() under each model's libpfm4 PMU, in a child. */
 static void test_models(const char *self)
 {
@@ -576,8 +656,8 @@ int main(int argc, char **argv)
 	r = perfex_add_event(&info, &cc, &ev, "RETIRED_INSTRUCTIONS:k=1:u=0", err, sizeof(err));
 	check(!r && (cc.evntsel[2] & 0x30000) == 0x20000 && cc.pmc_map[2] == 1,
 	      "kernel-mode modifier; next free counter", err);
-	r = perfex_add_event(&info, &cc, &ev, "0x1000000c0", err, sizeof(err));
-	check(!r && cc.evntsel_high[3] == 1 && cc.evntsel[3] == 0xc0,
+	r = perfex_add_event(&info, &cc, &ev, "0x1004100c0", err, sizeof(err));
+	check(!r && cc.evntsel_high[3] == 1 && cc.evntsel[3] == 0x4100c0,
 	      "raw bits 32-63 to evntsel_high", err);
 	r = perfex_add_event(&info, &cc, &ev, "NO_SUCH_EVENT", err, sizeof(err));
 	check(r && strstr(err, "NO_SUCH_EVENT"), "unknown name refused", err);
@@ -592,6 +672,7 @@ int main(int argc, char **argv)
 	memset(&ev, 0, sizeof(ev));
 	r = perfex_add_event(&info, &cc, &ev, "0x4300c0", err, sizeof(err));
 	check(r && strstr(err, "no programmable counters"), "generic model refuses events", err);
+	test_perf_syntax();
 	test_hybrid();
 	test_ipc();
 	test_models(argv[0]);

@@ -174,11 +174,13 @@ int main(int argc, char **argv)
 		"{\"counter-value\" : \"7000000.000000\", \"unit\" : \"\", \"event\" : \"instructions\", \"event-runtime\" : 2000000, \"pcnt-running\" : 100.00, \"metric-value\" : \"1.750000\", \"metric-unit\" : \"insn per cycle\", \"self\" : 6000000, \"children\" : 1000000}\n"
 		"{\"counter-value\" : \"4000000.000000\", \"unit\" : \"\", \"event\" : \"cycles\", \"event-runtime\" : 2000000, \"pcnt-running\" : 100.00, \"self\" : 3000000, \"children\" : 1000000}\n"
 		"{\"counter-value\" : \"0.002000\", \"unit\" : \"s\", \"event\" : \"tsc_seconds\"}\n"
-		"{\"counter-value\" : \"0.500000\", \"unit\" : \"s\", \"event\" : \"elapsed_seconds\"}\n";
+		"{\"counter-value\" : \"0.500000\", \"unit\" : \"s\", \"event\" : \"elapsed_seconds\"}\n"
+		"";
 	static const char json_perf1[] =
 		"{\"counter-value\" : \"1000.000000\", \"unit\" : \"\", \"event\" : \"tsc\", \"event-runtime\" : 0, \"pcnt-running\" : 100.00}\n"
 		"{\"counter-value\" : \"500.000000\", \"unit\" : \"\", \"event\" : \"adl_glc::INST_RETIRED:ANY_P:k=0:u=1\", \"event-runtime\" : 0, \"pcnt-running\" : 100.00}\n"
-		"{\"counter-value\" : \"1.250000\", \"unit\" : \"s\", \"event\" : \"elapsed_seconds\"}\n";
+		"{\"counter-value\" : \"1.250000\", \"unit\" : \"s\", \"event\" : \"elapsed_seconds\"}\n"
+		"";
 	char *text;
 
 	if (argc == 3 && !strcmp(argv[1], "--json-perf")) {
