@@ -23,6 +23,8 @@ bash "$TOP/scripts/check-lib.sh" || status=1
 # the libperfctr package (scripts/check-deb.sh; the kernel packages' build
 # itself is not run here).
 bash "$TOP/scripts/check-deb.sh" || status=1
+# The Debian source package of libperfctr and perfex (debian/).
+bash "$TOP/scripts/check-debsrc.sh" || status=1
 # Each architecture under each of its CPU models (the Makefile's lists).
 boot_all() {
 	local arch=$1 cpu

@@ -20,7 +20,8 @@ need_pkgs=(build-essential flex bison bc libelf-dev libssl-dev cpio kmod rsync
 	   gcc-powerpc64le-linux-gnu gcc-powerpc-linux-gnu
 	   libc6-dev-ppc64el-cross libc6-dev-powerpc-cross
 	   gcc-aarch64-linux-gnu gcc-sparc64-linux-gnu gcc-riscv64-linux-gnu
-	   libpfm4-dev mandoc man-db pkgconf python3-sphinx python3-yaml)
+	   libpfm4-dev mandoc man-db pkgconf python3-sphinx python3-yaml
+	   dpkg-dev debhelper lintian fakeroot)
 
 apt_sources() {
 	# The archive URI is taken from the machine's own sources, never spelled
