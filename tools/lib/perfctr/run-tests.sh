@@ -316,6 +316,51 @@ else
 	result $st "$name"
 fi
 
+# perfex(1)'s examples: every event list through libpfm4's PMUs of the
+# CPUs the example's comment names (Intel: Nehalem to Sapphire Rapids;
+# AMD: Zen 2 to 4; Alder Lake: adl_grt; POWER: power9, under qemu-user
+# where the ppc64le build above ran; no comment: the Intel and AMD ones).
+# A PMU this libpfm4 lacks is skipped, said so.
+name="perfex(1)'s examples: their events valid on the PMUs they claim (libpfm4's forced PMUs)"
+if [ -x "$out/gcc/tests/events_test" ]; then
+	intel="nhm snb hsw skl icl spr"
+	amd="amd64_fam17h_zen2 amd64_fam19h_zen3 amd64_fam19h_zen4"
+	sed -n '/^\.SH EXAMPLES/,/^\.SH [^E]/p' "$src/Documentation/perfex.1" |
+		sed -n 's/\\-/-/g; s/^\$ //p' | grep -- ' -e ' >"$out/examples.txt"
+	st=0 checked=0
+	while read -r line; do
+		events=$(echo "${line%%#*}" | awk '{ for (i = 1; i < NF; i++) if ($i == "-e") print $(i + 1) }')
+		case $line in
+		*'#'*Intel*) pmus=$intel ;;
+		*'#'*AMD*) pmus=$amd ;;
+		*'#'*'Alder Lake'*) pmus=adl_grt ;;
+		*'#'*POWER*) pmus=power9 ;;
+		*) pmus="$intel $amd" ;;
+		esac
+		for pmu in $pmus; do
+			case $pmu in
+			power*) bin=$out/ppc64le-pfm/tests/events_test run=qemu-ppc64le-static ;;
+			*) bin=$out/gcc/tests/events_test run= ;;
+			esac
+			if [ ! -x "$bin" ] || { [ -z "$run" ] &&
+				! LIBPFM_FORCE_PMU=$pmu "$out/gcc/perfex" -l 2>/dev/null |
+				grep -q "^PMU $pmu "; }; then
+				echo "# $pmu: no such libpfm4 PMU or build here, not checked: $line"
+				continue
+			fi
+			checked=$((checked + 1))
+			if ! msg=$(LIBPFM_FORCE_PMU=$pmu $run "$bin" --check $events); then
+				echo "# $pmu: $msg: $line"
+				st=1
+			fi
+		done
+	done <"$out/examples.txt"
+	[ "$checked" -gt 0 ] || { echo "# no example checked"; st=1; }
+	result $st "$name"
+else
+	echo "ok $((n = n + 1)) $name # SKIP built without libpfm4"
+fi
+
 echo "1..$n"
 echo "# host: $((n - fails)) passed, $fails failed (output in $out)"
 [ $fails -eq 0 ]

@@ -67,6 +67,21 @@ static void run_model(const char *self, const char *pmu)
 	check(st == 0, pmu, "the child failed");
 }
 
+/*
+ * "--check EVENTS...": perfex_check_events() on the arguments, under the
+ * caller's LIBPFM_FORCE_PMU (run-tests.sh checks perfex(1)'s examples).
+ */
+static int check_only(int nspecs, char **specs)
+{
+	char err[512];
+
+	if (perfex_check_events((const char *const *)specs, nspecs, err, sizeof(err))) {
+		printf("%s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
 #ifndef _ARCH_PPC
 
 /* Write @text to @root/sys/bus/event_source/devices/@dev/cpus. */
@@ -634,6 +649,8 @@ int main(int argc, char **argv)
 	unsigned int m;
 	int i, r;
 
+	if (argc >= 3 && !strcmp(argv[1], "--check"))
+		return check_only(argc - 2, argv + 2);
 	if (argc == 3 && !strcmp(argv[1], "--pmu")) {
 		for (m = 0; m < ARRAY_SIZE(models); m++)
 			if (!strcmp(argv[2], models[m].pfm))
@@ -890,6 +907,8 @@ int main(int argc, char **argv)
 {
 	unsigned int m;
 
+	if (argc >= 3 && !strcmp(argv[1], "--check"))
+		return check_only(argc - 2, argv + 2);
 	if (argc == 3 && !strcmp(argv[1], "--pmu")) {
 		for (m = 0; m < ARRAY_SIZE(ppc_models); m++)
 			if (!strcmp(argv[2], ppc_models[m].pfm))
