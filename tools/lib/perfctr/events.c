@@ -1306,7 +1306,7 @@ static int add_event(const struct perfctr_info *info, struct perfctr_cpu_control
 		perfex_pmu_detect(info, &ev->pmu);
 	if (!ev->pmu.ngeneral && !ev->pmu.fixed)
 		return fail(err, errlen,
-			    "%s: the CPU model (%s) has no programmable counters: perfex counts the TSC only",
+			    "%s: the CPU model (%s) has no programmable counters, only the TSC: perfex counts nothing with -e here; without -e it counts the TSC",
 			    spec, perfctr_info_cpu_name(info));
 	if (i >= PERFCTR_NRCTRS)
 		return fail(err, errlen, "%s: too many events: perfctr has room for %d",
