@@ -76,8 +76,9 @@ done
 count=0
 for name in $(echo $names | tr ' ' '\n' | sort -u); do
 	count=$((count + 1))
-	ls "$dest/opt/perfctr/share/man/man2/$name.2" "$dest/opt/perfctr/share/man/man3/$name.3" \
-		2>/dev/null | grep -q . || { echo "# no page for $name, public in the installed headers"; st=1; }
+	man=$dest/opt/perfctr/share/man
+	ls "$man/man2/$name.2" "$man/man3/$name.3" 2>/dev/null | grep -q . ||
+		{ echo "# no page for $name, public in the installed headers"; st=1; }
 done
 [ $count -ge 80 ] || { echo "# only $count names found in the installed headers"; st=1; }
 result $st "make install: a man page for each of the installed headers' $count public names"
@@ -329,7 +330,8 @@ if [ -x "$out/gcc/tests/events_test" ]; then
 		sed -n 's/\\-/-/g; s/^\$ //p' | grep -- ' -e ' >"$out/examples.txt"
 	st=0 checked=0
 	while read -r line; do
-		events=$(echo "${line%%#*}" | awk '{ for (i = 1; i < NF; i++) if ($i == "-e") print $(i + 1) }')
+		events=$(echo "${line%%#*}" |
+			awk '{ for (i = 1; i < NF; i++) if ($i == "-e") print $(i + 1) }')
 		case $line in
 		*'#'*Intel*) pmus=$intel ;;
 		*'#'*AMD*) pmus=$amd ;;
