@@ -97,6 +97,7 @@ struct vperfctr {
 	int si_signo;
 	unsigned int flags;		/* VPERFCTR_CONTROL_* */
 	bool has_pmu;			/* holds a PMU reservation; reserve_mutex */
+	struct list_head pmu_node;	/* on vperfctr_pmu_holders, while has_pmu */
 	bool suspended;			/* by vperfctr_suspend(): suspend_cstatus */
 	struct mm_struct *rdpmc_mm;	/* its count of user reads, mmgrab()ed */
 	/*
@@ -181,8 +182,6 @@ struct vperfctr {
 	bool exited;			/* detached by its owner's exit */
 	bool aborted;			/* its fork failed after all */
 	spinlock_t children_lock;
-	/* On vperfctr_pmu_holders while has_pmu; vperfctr_reserve_mutex. */
-	struct list_head pmu_node;
 };
 
 /*
