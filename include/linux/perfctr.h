@@ -28,6 +28,7 @@ struct task_struct;
 #include <linux/array_size.h>
 #include <linux/cpumask.h>
 #include <linux/errno.h>
+#include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/thread_info.h>
 
@@ -92,11 +93,32 @@ static inline int perfctr_cpu_check_common(const struct perfctr_cpu_control *cc)
 	return bad ? -EINVAL : 0;
 }
 
+/**
+ * perfctr_new_control_id - the id of a newly validated control
+ *
+ * The key of the drivers' per-CPU control caches.  Random, not a
+ * counter: the id is in the state's page, which its owner maps, and a
+ * global counter there would tell one user how many controls the others
+ * make, and when (a covert channel).  Never 0 (no control) nor all ones
+ * (a cache that forgot); two controls share an id with probability
+ * 2^-64, and only a CPU that still caches the one would take it for the
+ * other.
+ *
+ * Return: the id.
+ */
+static inline u64 perfctr_new_control_id(void)
+{
+	u64 id;
+
+	do {
+		id = get_random_u64();
+	} while (id == 0 || id == ~0ULL);
+	return id;
+}
+
 /*
- * @id: the new control's unique non-zero id (the control cache key): 64
- *	bits, which never wrap (2^64 controls at 10^9 a second take 584
- *	years), so that no new control can ever match an id a per-CPU
- *	cache still holds;
+ * @id: the new control's id (perfctr_new_control_id()), the control
+ *	cache key;
  * @width: its counters' width in bits, as the driver reads them.
  */
 static inline void perfctr_cpu_init_state(struct perfctr_cpu_state *state, u64 id,

@@ -37,12 +37,6 @@ static perfctr_ihandler_t perfctr_ihandler;
 
 DEFINE_PER_CPU(struct perfctr_ppc_cache, perfctr_ppc_cache);
 
-/*
- * Unique ids for validated controls (the per-CPU control cache key): the
- * last one given; 64 bits never wrap, so 0 (no control) is never given.
- */
-static atomic64_t perfctr_control_id = ATOMIC64_INIT(0);
-
 static int generic_check_control(struct perfctr_cpu_state *state)
 {
 	const struct perfctr_cpu_control *cc = &state->control;
@@ -112,7 +106,7 @@ int perfctr_cpu_update_control(struct perfctr_cpu_state *state, int is_global)
 	if (err)
 		return err;
 
-	perfctr_cpu_init_state(state, atomic64_inc_return(&perfctr_control_id), 32);
+	perfctr_cpu_init_state(state, perfctr_new_control_id(), 32);
 	return 0;
 }
 

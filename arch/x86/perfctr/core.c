@@ -71,14 +71,6 @@ static unsigned int perfctr_cpu_type = PERFCTR_X86_GENERIC;
 static unsigned int perfctr_cpu_features;
 
 /*
- * Unique ids for validated controls (the per-CPU control cache key): the
- * last one given.  64 bits never wrap, so 0 (no control) and all ones (a
- * cache that forgot, perfctr_x86_cpu_forget()) are never given either.
- */
-VISIBLE_IF_KUNIT atomic64_t perfctr_control_id = ATOMIC64_INIT(0);
-EXPORT_SYMBOL_IF_KUNIT(perfctr_control_id);
-
-/*
  * The model in use and its family's operations (the generic model's if
  * none).  The TSC part of suspend/resume/sample is common to every model
  * and done here; the models handle the PMCs.
@@ -408,7 +400,7 @@ int perfctr_cpu_update_control(struct perfctr_cpu_state *state, int is_global)
 	if (err)
 		return err;
 	m = perfctr_x86_cur_model;
-	perfctr_cpu_init_state(state, atomic64_inc_return(&perfctr_control_id),
+	perfctr_cpu_init_state(state, perfctr_new_control_id(),
 			       m && m->ctr_width ? m->ctr_width : 32);
 	for (i = 0; i < cc->nractrs + cc->nrictrs; i++) {
 		if (cc->pmc_map[i] & perfctr_x86_cur_ops->fast_rdpmc)

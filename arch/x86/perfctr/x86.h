@@ -310,7 +310,6 @@ perfctr_x86_arch_model(const struct perfctr_x86_pmu_caps *caps, unsigned int ver
 extern bool perfctr_x86_no_lapic;
 extern u64 perfctr_x86_width_mask;
 extern bool perfctr_x86_p4_ht;
-extern atomic64_t perfctr_control_id;
 struct perfctr_x86_pmu_caps *perfctr_x86_pmu_caps_of(unsigned int cpu);
 void perfctr_x86_use_model(const struct perfctr_x86_model *model);
 int perfctr_x86_cpu_forget(unsigned int cpu);

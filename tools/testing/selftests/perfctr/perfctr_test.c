@@ -818,6 +818,36 @@ TEST(virt_control_ends_a_suspension)
 
 /* ------------------------------------------------------------ mmap */
 
+/*
+ * The control id in the mapped page is no global counter: two controls
+ * in a row get ids far apart (random: closer than 2^40 with probability
+ * 2^-23), so the page tells no user how many controls others made
+ * meanwhile.  A counter gave consecutive ids.
+ */
+TEST(mmap_control_ids_are_not_a_counter)
+{
+	const struct vperfctr_state *s;
+	struct vperfctr_control c;
+	__u64 a, b, d;
+	int fd = self_tsc_state();
+
+	ASSERT_LE(0, fd);
+	s = vperfctr_map(fd);
+	ASSERT_NE(NULL, s);
+	a = s->cpu_state.k1.id;
+	vperfctr_control_tsc(&c, 1);
+	ASSERT_EQ(0, vperfctr_control(fd, &c));
+	b = s->cpu_state.k1.id;
+	d = a > b ? a - b : b - a;
+	TH_LOG("ids %#llx, %#llx", (unsigned long long)a, (unsigned long long)b);
+	EXPECT_NE(0ULL, a);
+	EXPECT_NE(0ULL, b);
+	EXPECT_LT(1ULL << 40, d);
+	vperfctr_unmap(s);
+	vperfctr_unlink(fd);
+	close(fd);
+}
+
 TEST(mmap_fast_reads_agree_with_syscall)
 {
 	const struct vperfctr_state *map;
