@@ -729,7 +729,8 @@ static void vperfctr_grant_rdpmc(struct vperfctr *perfctr, struct task_struct *t
 {
 	struct mm_struct *mm = tsk->mm;
 
-	if (!mm)
+	/* Already granted, or nothing to grant: no lock (rechecked under it). */
+	if (!mm || READ_ONCE(perfctr->rdpmc_mm) || !READ_ONCE(perfctr->has_pmu))
 		return;
 	mutex_lock(&vperfctr_reserve_mutex);
 	if (!perfctr->rdpmc_mm && perfctr->has_pmu && perfctr_cpu_rdpmc_get(mm)) {
