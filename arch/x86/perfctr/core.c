@@ -204,6 +204,28 @@ bool perfctr_x86_ht_sibling(unsigned int cpu)
 }
 EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_ht_sibling);
 
+/**
+ * perfctr_x86_event_counters - the counters perf lets an event count on
+ * @config: the event select without its enable and interrupt bits, the
+ *	AMD event select's bits 35:32 from evntsel_high
+ * @cpu: a CPU of the PMU (of the core type, on hybrid CPUs) to ask
+ * @cntrs: set to the counters that can count it (bit N: general counter
+ *	N; bit 32 + N: fixed counter N)
+ *
+ * perf's per-model constraints, extra registers and errata, asked of
+ * perf (x86_perf_event_counters()) rather than copied; the KUnit suite
+ * answers in its place.  May sleep.
+ *
+ * Return: 0; -ENODEV when perf has no x86 PMU (nothing is known);
+ * -EOPNOTSUPP for an event that needs more than its counter; -ENOMEM.
+ */
+int perfctr_x86_event_counters(u64 config, unsigned int cpu, u64 *cntrs)
+{
+	KUNIT_STATIC_STUB_REDIRECT(perfctr_x86_event_counters, config, cpu, cntrs);
+	return x86_perf_event_counters(config, cpu, cntrs);
+}
+EXPORT_SYMBOL_IF_KUNIT(perfctr_x86_event_counters);
+
 /*
  * Per-CPU cache of the control registers (Implementation Notes): the id
  * of the control last loaded on this CPU and each register's value, so

@@ -208,6 +208,33 @@ u32 perfctr_x86_hybrid_fixed_here(void)
 	return this_cpu_read(perfctr_x86_cpu_pmu_caps.fixed);
 }
 
+/**
+ * perfctr_x86_hybrid_type_cpus - one CPU of each core type with a counter
+ * @pmc: a general counter
+ * @cpus: filled in with an online CPU of each core type whose PMU has it
+ *
+ * A control may run on every CPU that has its counters (the others are
+ * forbidden to it), so an event must suit each such core type's PMU.
+ *
+ * Return: the number of CPUs in @cpus.
+ */
+unsigned int perfctr_x86_hybrid_type_cpus(unsigned int pmc,
+					  unsigned int cpus[PERFCTR_X86_MAX_TYPES])
+{
+	const struct perfctr_x86_pmu_caps *caps;
+	unsigned int cpu, type, n = 0;
+	unsigned long seen = 0;
+
+	for_each_online_cpu(cpu) {
+		caps = perfctr_x86_pmu_caps_of(cpu);
+		type = min_t(unsigned int, caps->type, PERFCTR_X86_MAX_TYPES - 1);
+		if (!(caps->gp & BIT(pmc)) || test_and_set_bit(type, &seen))
+			continue;
+		cpus[n++] = cpu;
+	}
+	return n;
+}
+
 /*
  * A hybrid CPU: read each CPU's PMU, there and on every CPU that comes
  * online later, and serve them all with the hybrid model.

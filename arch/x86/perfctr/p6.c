@@ -7,7 +7,9 @@
  */
 #include <linux/bits.h>
 #include <linux/bitops.h>
+#include <linux/errno.h>
 #include <linux/perfctr.h>
+#include <linux/smp.h>
 
 #include <asm/msr.h>
 #include <asm/perf_event.h>
@@ -190,6 +192,59 @@ static int p6_check_fixed(const struct perfctr_x86_model *m,
 	return field & (FIXED_OS | FIXED_USR) ? 0 : -EINVAL;
 }
 
+/*
+ * Can @pmc count the event of @config on every CPU the control may run
+ * on?  perf's constraints say (perfctr_x86_event_counters()): on a hybrid
+ * CPU those of each core type whose PMU has the counter.  Without a perf
+ * PMU nothing is known and the event is accepted, as before perf knew.
+ */
+static int p6_check_event(u64 config, unsigned int pmc)
+{
+	unsigned int cpus[PERFCTR_X86_MAX_TYPES], i, n = 1;
+	u64 cntrs;
+	int err;
+
+	if (perfctr_x86_is_hybrid(perfctr_x86_cur_model))
+		n = perfctr_x86_hybrid_type_cpus(pmc, cpus);
+	else
+		cpus[0] = raw_smp_processor_id();
+	for (i = 0; i < n; i++) {
+		err = perfctr_x86_event_counters(config, cpus[i], &cntrs);
+		if (err == -ENODEV)
+			continue;
+		if (err)
+			return err;
+		if (!(cntrs & BIT_ULL(pmc)))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Each general counter's event where perf would let it count: refused
+ * with -EINVAL on a counter that cannot count it, with -EOPNOTSUPP when
+ * it needs an extra register, a counter pair or the sibling thread's
+ * counter idle (none of which perfctr programs).  A fixed counter counts
+ * its one architectural event.
+ */
+static int p6_check_events(const struct perfctr_cpu_control *cc)
+{
+	unsigned int i, nrctrs = cc->nractrs + cc->nrictrs;
+	u64 config;
+	int err;
+
+	for (i = 0; i < nrctrs; i++) {
+		if (cc->pmc_map[i] >= PMC_MAP_FIXED)
+			continue;
+		config = (cc->evntsel[i] & ~(P6_EVNTSEL_ENABLE | P6_EVNTSEL_INT)) |
+			 (u64)cc->evntsel_high[i] << 32;
+		err = p6_check_event(config, cc->pmc_map[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static int p6_check_control(struct perfctr_cpu_state *state, int is_global)
 {
 	const struct perfctr_x86_model *m = perfctr_x86_cur_model;
@@ -234,7 +289,9 @@ static int p6_check_control(struct perfctr_cpu_state *state, int is_global)
 	/* On the P6, PERFCTR1 counts only with EVNTSEL0's enable set. */
 	if (m->global_enable && mask == BIT(1))
 		return -EINVAL;
-	return perfctr_x86_has_p4_fields(cc) ? -EINVAL : 0;
+	if (perfctr_x86_has_p4_fields(cc))
+		return -EINVAL;
+	return p6_check_events(cc);
 }
 
 /* Load @state's control registers, writing only those that differ. */

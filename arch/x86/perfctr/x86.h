@@ -228,6 +228,7 @@ static __always_inline u64 perfctr_x86_rdpmc(u32 map)
 #endif
 
 bool perfctr_x86_ht_sibling(unsigned int cpu);
+int perfctr_x86_event_counters(u64 config, unsigned int cpu, u64 *cntrs);
 
 /* Shared by the families (core.c). */
 extern const struct perfctr_x86_model *perfctr_x86_cur_model;
@@ -250,6 +251,10 @@ void perfctr_x86_claim_ctrs(const struct perfctr_cpu_state *state);
 bool perfctr_x86_is_hybrid(const struct perfctr_x86_model *m);
 u32 perfctr_x86_hybrid_gp_here(void);
 u32 perfctr_x86_hybrid_fixed_here(void);
+/* At most this many core types; perfctr_x86_hybrid_type_cpus(). */
+#define PERFCTR_X86_MAX_TYPES	4
+unsigned int perfctr_x86_hybrid_type_cpus(unsigned int pmc,
+					  unsigned int cpus[PERFCTR_X86_MAX_TYPES]);
 const struct perfctr_x86_model *perfctr_x86_hybrid_boot(const struct perfctr_x86_model *boot);
 
 /*
