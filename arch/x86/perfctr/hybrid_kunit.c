@@ -261,6 +261,31 @@ static void hybrid_caps_from_leaf_0x23(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0xffU, caps.fixed);
 }
 
+/*
+ * An event must suit each core type that has its counter: the efficiency
+ * cores' perf puts L1D_PEND_MISS.PENDING on counter 2 only, the
+ * performance cores' anywhere; counter 6 exists on performance cores only.
+ */
+static void hybrid_event_suits_each_core_type_with_the_counter(struct kunit *test)
+{
+	static const struct perfctr_x86_pmu_caps p = {
+		.gp = 0xff, .fixed = 0xf, .width = 48, .type = TOPO_CPU_TYPE_PERFORMANCE };
+	static const struct perfctr_x86_pmu_caps e = {
+		.gp = 0x3f, .fixed = 0x7, .width = 48, .type = TOPO_CPU_TYPE_EFFICIENCY };
+	static const struct sim_constraint perf[] = {
+		{ SIM_UEVENT, 0x0148, BIT(2), 0, TOPO_CPU_TYPE_EFFICIENCY },
+		{ }
+	};
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "one online CPU: no second core type to ask");
+	hybrid_setup(test, &p, &e, nr_cpu_ids);
+	sim_use_perf(perf);
+	KUNIT_EXPECT_EQ(test, -EINVAL, sim_check_on(test, 0, EN | USR | 0x0148));
+	KUNIT_EXPECT_EQ(test, 0, sim_check_on(test, 2, EN | USR | 0x0148));
+	KUNIT_EXPECT_EQ(test, 0, sim_check_on(test, 6, EN | USR | 0x0148));
+}
+
 static struct kunit_case perfctr_x86_hybrid_cases[] = {
 	KUNIT_CASE(hybrid_model_offers_the_union),
 	KUNIT_CASE(hybrid_rejects_what_no_cpu_has),
@@ -272,6 +297,7 @@ static struct kunit_case perfctr_x86_hybrid_cases[] = {
 	KUNIT_CASE(hybrid_counts_a_big_core_counter),
 	KUNIT_CASE(hybrid_caps_from_leaf_0xa),
 	KUNIT_CASE(hybrid_caps_from_leaf_0x23),
+	KUNIT_CASE(hybrid_event_suits_each_core_type_with_the_counter),
 	{}
 };
 

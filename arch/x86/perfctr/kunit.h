@@ -166,4 +166,28 @@ void sim_resume(struct perfctr_cpu_state *st);
 struct perfctr_cpu_state *sim_istate(struct kunit *test, const struct perfctr_x86_model *m,
 				     unsigned int width, int ireset);
 
+/*
+ * perf's answer for the simulated CPU (perfctr_x86_event_counters()):
+ * the first entry with (config & @cmask) == @code for the asking CPU's
+ * core type (@type < 0: any) gives @err, or else @cntrs; no entry: every
+ * counter.  The tables are entries of perf's (arch/x86/events/intel/core.c)
+ * for the models they name.  No table: perf has no PMU (-ENODEV).
+ */
+struct sim_constraint {
+	u64 cmask;
+	u64 code;
+	u64 cntrs;
+	int err;
+	int type;
+};
+
+#define SIM_EVENT	0xffULL		/* ARCH_PERFMON_EVENTSEL_EVENT */
+#define SIM_UEVENT	0xffffULL	/* INTEL_ARCH_EVENT_MASK */
+#define SIM_ANY_TYPE	(-1)
+
+/* A table ends with an entry whose cmask is 0. */
+void sim_use_perf(const struct sim_constraint *table);
+extern unsigned int sim_perf_asked;
+extern u64 sim_perf_config;
+
 #endif

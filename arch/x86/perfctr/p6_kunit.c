@@ -995,6 +995,135 @@ static void arch_full_width_writes(struct kunit *test)
 	sim_irqs_off(perfctr_cpu_suspend, st);
 }
 
+/* ---- perf's event constraints (x86_perf_event_counters()) ---- */
+
+/*
+ * Haswell's perf (intel_hsw_event_constraints, intel_snbep_extra_regs,
+ * the HT erratum's exclusive events): entries of its tables.
+ */
+static const struct sim_constraint sim_hsw[] = {
+	{ SIM_UEVENT, 0x0148, BIT(2), 0, SIM_ANY_TYPE },	/* L1D_PEND_MISS.PENDING */
+	{ SIM_UEVENT, 0x08a3, BIT(2), 0, SIM_ANY_TYPE }, /* CYCLE_ACTIVITY.CYCLES_L1D_PENDING */
+	{ SIM_UEVENT, 0x0300, BIT_ULL(32 + 2), 0, SIM_ANY_TYPE },	/* CPU_CLK_UNHALTED.REF */
+	{ SIM_UEVENT, 0x01b7, 0, -EOPNOTSUPP, SIM_ANY_TYPE },	/* OFFCORE_RESPONSE_0 */
+	{ SIM_UEVENT, 0x01cd, 0, -EOPNOTSUPP, SIM_ANY_TYPE },	/* MEM_TRANS_RETIRED.LOAD_LATENCY */
+	{ SIM_EVENT, 0xd0, 0, -EOPNOTSUPP, SIM_ANY_TYPE },	/* MEM_UOPS_RETIRED.*, HT on */
+	{ }
+};
+
+/* Sky Lake's (intel_skl_event_constraints): PREC_DIST on counter 1 only. */
+static const struct sim_constraint sim_skl[] = {
+	{ SIM_UEVENT, 0x01c0, BIT(1), 0, SIM_ANY_TYPE },	/* INST_RETIRED.PREC_DIST */
+	{ SIM_EVENT, 0xd0, 0xf, 0, SIM_ANY_TYPE },		/* MEM_INST_RETIRED.* */
+	{ }
+};
+
+/* Ice Lake's, 8 general counters (intel_icl_event_constraints). */
+static const struct sim_constraint sim_icl[] = {
+	{ SIM_UEVENT, 0x04a3, 0xff, 0, SIM_ANY_TYPE },	/* CYCLE_ACTIVITY.STALLS_TOTAL */
+	{ SIM_EVENT, 0xa3, 0xf, 0, SIM_ANY_TYPE },	/* CYCLE_ACTIVITY.* */
+	{ }
+};
+
+static void constrained_event_only_on_its_counter(struct kunit *test)
+{
+	sim_use_perf(sim_hsw);
+	KUNIT_EXPECT_EQ(test, -EINVAL, sim_check1(test, ARCH, 0, EN | USR | 0x0148));
+	KUNIT_EXPECT_EQ(test, -EINVAL, sim_check1(test, ARCH, 3, EN | USR | 0x08a3));
+	KUNIT_EXPECT_EQ(test, 0, sim_check1(test, ARCH, 2, EN | USR | 0x0148));
+	/* Asked without the enable and interrupt bits, with the rest. */
+	KUNIT_EXPECT_EQ(test, (u64)(USR | 0x0148), sim_perf_config);
+	KUNIT_EXPECT_EQ(test, -EINVAL, sim_check2(test, ARCH, 2, EN | USR | EVENT,
+						  0, EN | OS | 0x0148));
+	KUNIT_EXPECT_EQ(test, 0, sim_check2(test, ARCH, 0, EN | USR | EVENT,
+					    2, EN | OS | 0x0148));
+}
+
+static void skl_prec_dist_only_on_counter_1(struct kunit *test)
+{
+	sim_use_perf(sim_skl);
+	KUNIT_EXPECT_EQ(test, -EINVAL, sim_check1(test, ARCH, 0, EN | USR | 0x01c0));
+	KUNIT_EXPECT_EQ(test, 0, sim_check1(test, ARCH, 1, EN | USR | 0x01c0));
+	KUNIT_EXPECT_EQ(test, 0, sim_check1(test, ARCH, 0, EN | USR | EVENT));
+}
+
+/* Version 4, 8 general counters, 3 fixed: the low four only for 0xa3. */
+static void icl_cycle_activity_on_the_low_four(struct kunit *test)
+{
+	const u32 eax = 4 | 8 << 8 | 48 << 16, edx = 3 | 48 << 5;
+	struct perfctr_x86_pmu_caps caps;
+	const struct perfctr_x86_model *m;
+
+	perfctr_x86_parse_pmu_caps(&caps, eax, 0, edx, false, 0, 0);
+	m = perfctr_x86_arch_model(&caps, 4, false, sim_model_buf(test));
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	sim_use_perf(sim_icl);
+	KUNIT_EXPECT_EQ(test, -EINVAL, sim_check1(test, m, 4, EN | USR | 0x08a3));
+	KUNIT_EXPECT_EQ(test, 0, sim_check1(test, m, 3, EN | USR | 0x08a3));
+	KUNIT_EXPECT_EQ(test, 0, sim_check1(test, m, 7, EN | USR | 0x04a3));
+}
+
+/* CPU_CLK_UNHALTED.REF counts on fixed counter 2 only; fixed counters are not asked. */
+static void fixed_only_event_refused_on_a_general_counter(struct kunit *test)
+{
+	sim_use_perf(sim_hsw);
+	KUNIT_EXPECT_EQ(test, -EINVAL, sim_check1(test, ARCH, 0, EN | USR | 0x0300));
+	sim_perf_asked = 0;
+	KUNIT_EXPECT_EQ(test, 0, sim_check1(test, ARCH, FIXED(2), F_USR));
+	KUNIT_EXPECT_EQ(test, 0U, sim_perf_asked);
+}
+
+static void extra_register_and_exclusive_events_refused(struct kunit *test)
+{
+	sim_use_perf(sim_hsw);
+	KUNIT_EXPECT_EQ(test, -EOPNOTSUPP, sim_check1(test, ARCH, 0, EN | USR | 0x01b7));
+	KUNIT_EXPECT_EQ(test, -EOPNOTSUPP, sim_check1(test, ARCH, 1, EN | USR | 0x01cd));
+	KUNIT_EXPECT_EQ(test, -EOPNOTSUPP, sim_check2(test, ARCH, 1, EN | USR | EVENT,
+						      0, EN | USR | 0x01d0));
+}
+
+/* No perf PMU (QEMU TCG): nothing known, the event is accepted as before. */
+static void without_perf_constraints_nothing_is_refused(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, 0, sim_check1(test, ARCH, 0, EN | USR | 0x0148));
+	KUNIT_EXPECT_EQ(test, 1U, sim_perf_asked);
+}
+
+/* AMD: asked with EventSelect[11:8] (bits 35:32), as perf's raw config has it. */
+static void amd_asks_with_the_high_event_bits(struct kunit *test)
+{
+	static const struct sim_constraint pair[] = {
+		{ 0xf000000ffULL, 0x100000003ULL, 0, -EOPNOTSUPP, SIM_ANY_TYPE },
+		{ }
+	};
+	struct perfctr_cpu_state *st = sim_one_counter(test, AMD, 0, EN | USR | 0x03);
+
+	sim_use_perf(pair);
+	KUNIT_EXPECT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	st->control.evntsel_high[0] = 1;
+	KUNIT_EXPECT_EQ(test, -EOPNOTSUPP, perfctr_cpu_update_control(st, 0));
+	KUNIT_EXPECT_EQ(test, 0x100000003ULL | USR, sim_perf_config);
+}
+
+/*
+ * The real perf of the machine the suite runs on: -ENODEV exactly when it
+ * has no x86 PMU (QEMU TCG), else event 0xc0 on some general counter.
+ */
+static void perf_answers_for_this_cpu(struct kunit *test)
+{
+	struct x86_pmu_capability cap;
+	u64 cntrs = 0;
+	int err = x86_perf_event_counters(0xc0 | USR, raw_smp_processor_id(), &cntrs);
+
+	if (err == -ENODEV) {
+		perf_get_x86_pmu_capability(&cap);
+		KUNIT_EXPECT_EQ(test, 0, cap.num_counters_gp);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, 0, err);
+	KUNIT_EXPECT_NE(test, 0ULL, cntrs & GENMASK_ULL(31, 0));
+}
+
 static struct kunit_case perfctr_x86_p6_cases[] = {
 	KUNIT_CASE(p6_accepts_counter0),
 	KUNIT_CASE(p6_accepts_both_counters),
@@ -1045,6 +1174,14 @@ static struct kunit_case perfctr_x86_p6_cases[] = {
 	KUNIT_CASE(arch_fixed_counters_fold_at_their_own_width),
 	KUNIT_CASE(arch_v1_model),
 	KUNIT_CASE(arch_full_width_writes),
+	KUNIT_CASE(constrained_event_only_on_its_counter),
+	KUNIT_CASE(skl_prec_dist_only_on_counter_1),
+	KUNIT_CASE(icl_cycle_activity_on_the_low_four),
+	KUNIT_CASE(fixed_only_event_refused_on_a_general_counter),
+	KUNIT_CASE(extra_register_and_exclusive_events_refused),
+	KUNIT_CASE(without_perf_constraints_nothing_is_refused),
+	KUNIT_CASE(amd_asks_with_the_high_event_bits),
+	KUNIT_CASE(perf_answers_for_this_cpu),
 	KUNIT_CASE_PARAM(imode_accepts_int_with_negative_ireset, p6_family_gen_params),
 	KUNIT_CASE_PARAM(imode_rejects_evntsel_without_int, p6_family_gen_params),
 	KUNIT_CASE_PARAM(amode_rejects_int_beside_imode, p6_family_gen_params),

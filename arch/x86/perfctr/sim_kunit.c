@@ -221,8 +221,47 @@ int sim_suite_init(struct kunit_suite *suite)
 	return 0;
 }
 
+static const struct sim_constraint *sim_perf;
+unsigned int sim_perf_asked;	/* how often perf was asked */
+u64 sim_perf_config;		/* the config it was last asked about */
+
+void sim_use_perf(const struct sim_constraint *table)
+{
+	sim_perf = table;
+}
+
+static int sim_event_counters(u64 config, unsigned int cpu, u64 *cntrs)
+{
+	int type = perfctr_x86_pmu_caps_of(cpu)->type;
+	const struct sim_constraint *c;
+
+	sim_perf_asked++;
+	sim_perf_config = config;
+	if (!sim_perf)
+		return -ENODEV;
+	for (c = sim_perf; c->cmask; c++) {
+		if ((config & c->cmask) != c->code ||
+		    (c->type != SIM_ANY_TYPE && c->type != type))
+			continue;
+		if (c->err)
+			return c->err;
+		*cntrs = c->cntrs;
+		return 0;
+	}
+	*cntrs = GENMASK_ULL(PERFCTR_NRCTRS - 1, 0) | GENMASK_ULL(32 + 7, 32);
+	return 0;
+}
+
 int sim_test_init(struct kunit *test)
 {
+	/*
+	 * Nothing asks the perf_events of the machine the suite runs on
+	 * about the simulated CPU's events: this case's table, if any.
+	 */
+	sim_perf = NULL;
+	sim_perf_asked = 0;
+	sim_perf_config = 0;
+	kunit_activate_static_stub(test, perfctr_x86_event_counters, sim_event_counters);
 	/*
 	 * The control cache is per CPU: stay on one.  KUnit runs .init and
 	 * the case in one kthread, thrown away afterwards, and .exit in

@@ -533,7 +533,7 @@ static const char *const constant_explanations[] = {
 	[ESRCH] =
 		"no such thread, or the state is no longer attached to one (its thread exited or unlinked it)",
 	[EOPNOTSUPP] =
-		"the CPU model has no overflow interrupts (PERFCTR_FEATURE_PCINT clear): use a-mode counters only",
+		"the CPU model has no overflow interrupts (PERFCTR_FEATURE_PCINT clear: use a-mode counters only), or an event needs more than its counter, which perfctr does not program (x86: OFFCORE_RSP, load latency, FRONTEND, an AMD counter pair, an idle sibling hyperthread)",
 	[EPROTO] =
 		"the kernel's perfctr ABI differs from the library's (PERFCTR_ABI_VERSION): rebuild against this kernel's headers",
 };
@@ -561,7 +561,7 @@ static const char *explain(int err, const struct perfctr_info *info, char *buf, 
 			    perfctr_info_cpu_name(info));
 		else if (info)
 			add(buf, len,
-			    "the kernel refused the control: a counter the CPU model (%s) lacks, an event select it does not take, or every CPU the thread may run on is forbidden to the control (perfctr_cpus_info())",
+			    "the kernel refused the control: a counter the CPU model (%s) lacks, an event select it does not take, an event on a counter that cannot count it (x86: perf's event constraints; name another with @pmc), or every CPU the thread may run on is forbidden to the control (perfctr_cpus_info())",
 			    perfctr_info_cpu_name(info));
 		else
 			add(buf, len,
