@@ -27,6 +27,7 @@
  */
 #define pr_fmt(fmt) "perfctr: " fmt
 
+#include <linux/bits.h>
 #include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/init.h>
@@ -65,6 +66,45 @@ static u64 ppc64_mmcr0_frozen __ro_after_init = MMCR0_FC;
 				 PPC64_MMCR2_FCH(5) | PPC64_MMCR2_FCH(6))
 static bool ppc64_hv __ro_after_init;
 
+/*
+ * MMCR1's high word (ISA 2.07 on): a 4-bit PMCxUNIT for each of PMC1-4,
+ * their combine bits (ISA 3.0 on: two per PMC), the L1 cache qualifiers
+ * and, ISA 3.1, the radix scope qualifier.  The FAB match field is for
+ * marked events (MMCRA's sampling, which a control cannot set) and the
+ * rest is reserved.  Units 6-9 select L2/L3 events, which count for
+ * every thread of the core (of the fused core pair on POWER9) and not
+ * the thread's own: like x86's AnyThread, another user's events.
+ */
+#define PPC64_MMCR1_UNIT_SHIFT(pmc)	(60 - 4 * (pmc))
+#define PPC64_MMCR1_UNIT(pmc)		(0xfULL << PPC64_MMCR1_UNIT_SHIFT(pmc))
+#define PPC64_MMCR1_COMBINE_207(pmc)	BIT_ULL(35 - (pmc))
+#define PPC64_MMCR1_COMBINE_300(pmc)	(3ULL << (38 - 2 * (pmc)))
+#define PPC64_MMCR1_DC_IC_QUAL		(3ULL << 46)
+#define PPC64_MMCR1_RADIX_SCOPE_31	BIT_ULL(45)
+
+/* The ISA level of the CPU: 3.0 (POWER9) and 3.1 (POWER10) on. */
+static bool ppc64_isa300 __ro_after_init, ppc64_isa31 __ro_after_init;
+
+/* MMCR1's high word for the PMC1-4 in @used (bit N: PMC N+1). */
+static int ppc64_check_mmcr1(u64 mmcr1, unsigned int used)
+{
+	u64 allowed = PPC64_MMCR1_DC_IC_QUAL;
+	unsigned int pmc, unit;
+
+	if (ppc64_isa31)
+		allowed |= PPC64_MMCR1_RADIX_SCOPE_31;
+	for (pmc = 0; pmc < 4; pmc++) {
+		if (!(used & BIT(pmc)))
+			continue;
+		unit = (mmcr1 >> PPC64_MMCR1_UNIT_SHIFT(pmc)) & 0xf;
+		if (unit >= 6 && unit <= 9)
+			return -EINVAL;
+		allowed |= PPC64_MMCR1_UNIT(pmc) | (ppc64_isa300 ? PPC64_MMCR1_COMBINE_300(pmc) :
+						    PPC64_MMCR1_COMBINE_207(pmc));
+	}
+	return mmcr1 & ~allowed ? -EINVAL : 0;
+}
+
 static u32 ppc64_read_pmc(unsigned int pmc)
 {
 	switch (pmc) {
@@ -91,7 +131,7 @@ static u32 ppc64_read_pmc(unsigned int pmc)
 static int ppc64_check_control(struct perfctr_cpu_state *state)
 {
 	const struct perfctr_cpu_control *cc = &state->control;
-	unsigned int i, nrctrs = cc->nractrs + cc->nrictrs;
+	unsigned int i, used = 0, nrctrs = cc->nractrs + cc->nrictrs;
 	u32 pmcsel = 0;
 	int err;
 
@@ -106,9 +146,14 @@ static int ppc64_check_control(struct perfctr_cpu_state *state)
 		/* PMC1-4: an 8-bit PMCnSEL; PMC5 and PMC6 count fixed events. */
 		if (cc->pmc_map[i] < 4 ? cc->evntsel[i] > 0xff : cc->evntsel[i])
 			return -EINVAL;
-		if (cc->pmc_map[i] < 4)
+		if (cc->pmc_map[i] < 4) {
 			pmcsel |= cc->evntsel[i] << (24 - 8 * cc->pmc_map[i]);
+			used |= BIT(cc->pmc_map[i]);
+		}
 	}
+	err = ppc64_check_mmcr1(cc->ppc.mmcr1, used);
+	if (err)
+		return err;
 	state->k1.drv = pmcsel;
 	return 0;
 }
@@ -444,6 +489,8 @@ late_initcall(ppc64_idle_loss_init);
 const struct perfctr_ppc_model * __init perfctr_ppc64_probe(void)
 {
 	ppc64_hv = cpu_has_feature(CPU_FTR_HVMODE);
+	ppc64_isa300 = cpu_has_feature(CPU_FTR_ARCH_300);
+	ppc64_isa31 = cpu_has_feature(CPU_FTR_ARCH_31);
 	if (ppc64_hv)
 		pr_info("hypervisor state (bare metal): user-only controls also freeze MMCR2[FCnH]\n");
 	if (pvr_version_is(PVR_POWER8) || pvr_version_is(PVR_POWER8E) ||

@@ -658,6 +658,10 @@ static int encode(const struct perfex_pmu *pmu, struct perfctr_cpu_control *cc,
 			return fail(err, errlen,
 				    "%s (0x%llx): needs the marking, threshold or cache selection fields beyond PMC, unit, combine and PMCxSEL, which perfctr does not program",
 				    name, code);
+		if (unit >= 6 && unit <= 9)
+			return fail(err, errlen,
+				    "%s (0x%llx): an L2/L3 event (unit %u) counts for every thread of the core, not the thread's own: perfctr refuses it (perf stat -a counts it system-wide)",
+				    name, code, unit);
 		if (!field && pmc >= 4 && psel)
 			return fail(err, errlen, "%s: PMC%ld counts %s only", name, pmc + 1,
 				    fixed_name(pmu, pmc - 4));
