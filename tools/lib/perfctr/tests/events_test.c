@@ -119,6 +119,20 @@ static void put_cpus(const char *root, const char *dev, const char *text)
 static void rm_tree(const char *root)
 {
 	static const char *const paths[] = {
+		"/sys/bus/event_source/devices/cpu/events/cpu-cycles",
+		"/sys/bus/event_source/devices/cpu/events/branch-instructions",
+		"/sys/bus/event_source/devices/cpu/events/branch-misses",
+		"/sys/bus/event_source/devices/cpu/events/cache-misses",
+		"/sys/bus/event_source/devices/cpu/events/cache-references",
+		"/sys/bus/event_source/devices/cpu/events/instructions",
+		"/sys/bus/event_source/devices/cpu/events/ref-cycles",
+		"/sys/bus/event_source/devices/cpu_core/events/instructions",
+		"/sys/bus/event_source/devices/cpu_core/events/cpu-cycles",
+		"/sys/bus/event_source/devices/cpu_atom/events/instructions",
+		"/sys/bus/event_source/devices/cpu_atom/events/cpu-cycles",
+		"/sys/bus/event_source/devices/cpu/events",
+		"/sys/bus/event_source/devices/cpu_core/events",
+		"/sys/bus/event_source/devices/cpu_atom/events",
 		"/sys/bus/event_source/devices/cpu_core/cpus",
 		"/sys/bus/event_source/devices/cpu_atom/cpus",
 		"/sys/bus/event_source/devices/cpu_lowpower/cpus",
@@ -136,6 +150,35 @@ static void rm_tree(const char *root)
 		remove(path);
 	}
 }
+
+/* The file @dev/events/@name of the fake sysfs tree @root: @text. */
+static void put_event(const char *root, const char *dev, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	put_cpus(root, dev, NULL);
+	snprintf(path, sizeof(path), "%s/sys/bus/event_source/devices/%s/events", root, dev);
+	if (mkdir(path, 0755) && errno != EEXIST)
+		perror(path);
+	snprintf(path, sizeof(path), "%s/sys/bus/event_source/devices/%s/events/%s", root, dev,
+		 name);
+	f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		return;
+	}
+	fputs(text, f);
+	fclose(f);
+}
+
+/*
+ * A fake tree that no test reads by mistake: the host's own
+ * /sys/bus/event_source/devices/cpu/events would change perf's generic
+ * events of the models tested (events_test restores it after the tests
+ * that set PERFEX_SYSFS_ROOT).
+ */
+static const char *no_sysfs = "/nonexistent-perfex-sysfs";
 
 /* @set holds exactly the CPUs of @list, [lo, hi) pairs ended by -1. */
 static int set_is(const cpu_set_t *set, const int *list)
@@ -197,7 +240,7 @@ static void test_hybrid(void)
 	setenv("PERFEX_SYSFS_ROOT", hybrid, 1);
 	r = perfex_events_cpus(&ev, NULL, &all, &cpus, err, sizeof(err));
 	check(r == 1 && set_is(&cpus, p_cpus), "sysfs root from PERFEX_SYSFS_ROOT", err);
-	unsetenv("PERFEX_SYSFS_ROOT");
+	setenv("PERFEX_SYSFS_ROOT", no_sysfs, 1);
 	CPU_ZERO(&some);
 	for (i = 2; i < 12; i++)
 		CPU_SET(i, &some);
@@ -707,6 +750,64 @@ static void test_perf_syntax(void)
 	      "two events on one counter named", err);
 }
 
+/*
+ * perf's generic events from the running kernel's sysfs
+ * (cpu/events/NAME), a fake tree through PERFEX_SYSFS_ROOT: its encoding
+ * where it has the file and perfex knows its terms, the table's
+ * otherwise; on a hybrid CPU cpu_core's and cpu_atom's when they agree.
+ */
+static void test_sysfs_generic(void)
+{
+	char root[] = "/tmp/events_test.XXXXXX", hybrid[] = "/tmp/events_test.XXXXXX", err[512];
+	struct perfctr_cpu_control cc;
+	struct perfex_events ev;
+	int r;
+
+	if (!mkdtemp(root) || !mkdtemp(hybrid)) {
+		check(0, "sysfs generic events: a fake tree", strerror(errno));
+		return;
+	}
+	setenv("PERFEX_SYSFS_ROOT", root, 1);
+	model = &models[0];	/* hsw: Intel, architectural events */
+	put_event(root, "cpu", "branch-misses", "event=0xc5,umask=0x20\n");
+	put_event(root, "cpu", "ref-cycles", "event=0x00,umask=0x03\n");
+	put_event(root, "cpu", "cache-misses", "event=0xcd,umask=0x1,ldlat=3\n");
+	put_event(root, "cpu", "cache-references", "event=0x2e,umask=zz\n");
+	reset(&cc, &ev, model->fixed);
+	r = add(&cc, &ev, "branch-misses,ref-cycles,cache-misses,cache-references,branches",
+		err, sizeof(err));
+	check(!r && cc.evntsel[0] == 0x4120c5, "sysfs: cpu/events/branch-misses's umask 0x20 used",
+	      err);
+	check(!r && cc.pmc_map[1] == FIXED(2) && cc.evntsel[1] == 2,
+	      "sysfs: ref-cycles event=0x00,umask=0x03: fixed counter 2", err);
+	check(!r && cc.evntsel[2] == 0x41412e && cc.evntsel[3] == 0x414f2e,
+	      "sysfs: an unknown term (ldlat) or a bad value: the table's encoding", err);
+	check(!r && cc.evntsel[4] == 0x4100c4, "sysfs: no file: the table's encoding", err);
+
+	model = &models[4];	/* amd64_fam17h_zen2 */
+	put_event(root, "cpu", "branch-instructions",
+		  "event=0x1c2,umask=0x1,edge=1,inv=1,cmask=2\n");
+	reset(&cc, &ev, 0);
+	r = add(&cc, &ev, "branches", err, sizeof(err));
+	check(!r && cc.evntsel[0] == 0x02c501c2 && cc.evntsel_high[0] == 1,
+	      "sysfs: AMD event bits 8-11 to 32-35; umask, edge, inv, cmask", err);
+	rm_tree(root);
+
+	/* Hybrid: cpu_core's and cpu_atom's, used only when they agree. */
+	setenv("PERFEX_SYSFS_ROOT", hybrid, 1);
+	model = &models[0];
+	put_event(hybrid, "cpu_core", "instructions", "event=0xc0,umask=0x1\n");
+	put_event(hybrid, "cpu_atom", "instructions", "event=0xc0,umask=0x1\n");
+	put_event(hybrid, "cpu_core", "cpu-cycles", "event=0x3c,umask=0x1\n");
+	put_event(hybrid, "cpu_atom", "cpu-cycles", "event=0x3c\n");
+	reset(&cc, &ev, 0);
+	r = add(&cc, &ev, "instructions,cycles", err, sizeof(err));
+	check(!r && cc.evntsel[0] == 0x4101c0 && cc.evntsel[1] == 0x41003c,
+	      "sysfs hybrid: cpu_core's and cpu_atom's alike used; differing: the table's", err);
+	rm_tree(hybrid);
+	setenv("PERFEX_SYSFS_ROOT", no_sysfs, 1);
+}
+
 /* Run test_model() under each model's libpfm4 PMU, in a child. */
 static void test_models(const char *self)
 {
@@ -734,6 +835,8 @@ int main(int argc, char **argv)
 	unsigned int m;
 	int i, r;
 
+	if (!getenv("PERFEX_SYSFS_ROOT"))
+		setenv("PERFEX_SYSFS_ROOT", no_sysfs, 1);
 	if (argc >= 3 && !strcmp(argv[1], "--check"))
 		return check_only(argc - 2, argv + 2);
 	if (argc == 3 && !strcmp(argv[1], "--has-pmu")) {
@@ -785,6 +888,7 @@ int main(int argc, char **argv)
 	test_perf_syntax();
 	test_hybrid();
 	test_ipc();
+	test_sysfs_generic();
 	test_models(argv[0]);
 	printf("1..%d\n", n);
 	return fails != 0;
@@ -1000,6 +1104,9 @@ int main(int argc, char **argv)
 {
 	unsigned int m;
 
+	/* The tables, not the host's sysfs (test_sysfs_generic() is x86's). */
+	if (!getenv("PERFEX_SYSFS_ROOT"))
+		setenv("PERFEX_SYSFS_ROOT", "/nonexistent-perfex-sysfs", 1);
 	if (argc >= 3 && !strcmp(argv[1], "--check"))
 		return check_only(argc - 2, argv + 2);
 	if (argc == 3 && !strcmp(argv[1], "--pmu")) {
