@@ -29,13 +29,17 @@ UPSTREAM=7.0.0
 ORIG=papi_$UPSTREAM.orig.tar.gz
 ORIG_SHA256=799dcc317a47da96beaeed445812ecb6ae49df7c0504a4569797c1f7d74c4fd2
 DIR=$CACHE/perfctr-2.7
-SRC_LIST=/etc/apt/sources.list.d/perfctr-perfctr27-src.sources
+# The file tools/papi/fetch.sh writes too: one deb-src entry, whichever
+# script adds it.
+SRC_LIST=/etc/apt/sources.list.d/perfctr-papi-src.sources
 
 # A "deb-src" copy of every "deb" entry of the machine's sources.
 add_deb_src() {
 	[[ -z ${PERFCTR_NO_INSTALL:-} ]] || die "apt has no source of papi and PERFCTR_NO_INSTALL is set"
 	((EUID == 0)) || die "adding a deb-src entry for papi needs root"
-	if [[ -f /etc/apt/sources.list.d/debian.sources ]]; then
+	if [[ -e $SRC_LIST || -e ${SRC_LIST%.sources}.list ]]; then
+		log "deb-src entries are there; updating apt's lists"
+	elif [[ -f /etc/apt/sources.list.d/debian.sources ]]; then
 		log "adding deb-src entries derived from debian.sources"
 		sed -E -e 's/^Types:.*/Types: deb-src/' /etc/apt/sources.list.d/debian.sources > "$SRC_LIST"
 	elif [[ -f /etc/apt/sources.list ]]; then
