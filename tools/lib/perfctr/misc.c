@@ -433,7 +433,7 @@ static __thread int last_control_valid;
 __attribute__((visibility("hidden"))) void perfctr_note_control(const struct vperfctr_control *c);
 void perfctr_note_control(const struct vperfctr_control *c)
 {
-	last_control_valid = c != NULL;
+	last_control_valid = !!c;
 	if (c)
 		last_control = *c;
 }
@@ -457,7 +457,10 @@ static int last_counts_kernel(const struct perfctr_info *info, int *pmcs)
 		return -1;
 	if (!n)
 		return 0;
-#if defined(__i386__) || defined(__x86_64__)
+#ifdef _ARCH_PPC
+	(void)i;
+	return !(cc->ppc.mmcr0 & 0x40000000U);	/* MMCR0[FCS] */
+#else
 	for (i = 0; i < n; i++) {
 		switch (info->cpu_type) {
 		case PERFCTR_X86_INTEL_P4:
@@ -483,9 +486,6 @@ static int last_counts_kernel(const struct perfctr_info *info, int *pmcs)
 		}
 	}
 	return 0;
-#else
-	(void)i;
-	return !(cc->ppc.mmcr0 & 0x40000000U);	/* MMCR0[FCS] */
 #endif
 }
 

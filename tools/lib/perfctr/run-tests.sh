@@ -304,14 +304,17 @@ else
 	ln -sfn "$pfm13/usr/include/perfmon" "$out/pfm13/include/perfmon"
 	log=$out/build-pfm13.log
 	# glibc's warnings about getpwnam() & co. in a static link are not ours.
-	make -s -C "$src" OUTPUT="$out/pfm13/" LIBPFM=1 CFLAGS="-O2 -g -Werror -I$out/pfm13/include" \
-		LDFLAGS="-static -L$pfm13/usr/lib/x86_64-linux-gnu" "$out/pfm13/tests/events_test" \
-		"$out/pfm13/perfex" 2>&1 | grep -v "statically linked applications requires\|in function" >"$log"
+	make -s -C "$src" OUTPUT="$out/pfm13/" LIBPFM=1 \
+		CFLAGS="-O2 -g -Werror -I$out/pfm13/include" \
+		LDFLAGS="-static -L$pfm13/usr/lib/x86_64-linux-gnu" \
+		"$out/pfm13/tests/events_test" "$out/pfm13/perfex" 2>&1 |
+		grep -v "statically linked applications requires\|in function" >"$log"
 	st=0
 	[ -s "$log" ] && { cat "$log"; st=1; }
 	[ -x "$out/pfm13/tests/events_test" ] || st=1
 	if [ $st -eq 0 ]; then
-		LIBPFM_FORCE_PMU=amd64_fam17h_zen2 "$out/pfm13/tests/events_test" >"$out/events-pfm13.log" 2>&1
+		LIBPFM_FORCE_PMU=amd64_fam17h_zen2 "$out/pfm13/tests/events_test" \
+			>"$out/events-pfm13.log" 2>&1
 		events_ran "$out/events-pfm13.log" "adl_glc adl_grt amd64_fam1ah_zen5" $?
 		st=$?
 	fi

@@ -818,8 +818,9 @@ static void test_models(const char *self)
 		snprintf(cmd, sizeof(cmd), "LIBPFM_FORCE_PMU=%s %s --has-pmu %s", models[i].pfm,
 			 self, models[i].pfm);
 		if (models[i].newer && system(cmd) != 0) {
-			printf("ok %d %s # SKIP this libpfm4 has no %s (Debian 13's 4.13.0+git99 has)\n",
-			       ++n, models[i].pfm, models[i].pfm);
+			printf("ok %d %s # SKIP this libpfm4 has no %s", ++n, models[i].pfm,
+			       models[i].pfm);
+			printf(" (Debian 13's 4.13.0+git99 has)\n");
 			continue;
 		}
 		run_model(self, models[i].pfm);
