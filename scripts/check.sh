@@ -25,6 +25,9 @@ bash "$TOP/scripts/check-lib.sh" || status=1
 bash "$TOP/scripts/check-deb.sh" || status=1
 # The Debian source package of libperfctr and perfex (debian/).
 bash "$TOP/scripts/check-debsrc.sh" || status=1
+# perfctr 2.7's own sources (Debian's papi 7.0.0), whose examples self
+# and signal the guests below run (scripts/perfctr27.sh).
+bash "$TOP/scripts/fetch-perfctr27.sh" >/dev/null || status=1
 # Each architecture under each of its CPU models (the Makefile's lists).
 boot_all() {
 	local arch=$1 cpu

@@ -40,6 +40,8 @@ BASE_PKG=linux-source-7.3
 BASE_PIN=7.3.4-1~bpo13+1
 # What the kernel's bindeb-pkg (scripts/package/mkdebian's Build-Depends),
 # Debian's configuration (zstd, BTF through pahole) and libperfctr need.
+# Debian 13's libpfm4-dev is 4.13.0+git99: perfex's event names for
+# Alder Lake (adl_glc, adl_grt) and Zen 5 (amd64_fam1ah_zen5) too.
 deb_pkgs=(build-essential bc bison flex cpio kmod rsync patch xz-utils zstd
 	  libelf-dev libdw-dev libssl-dev python3 dwarves debhelper dpkg-dev
 	  libpfm4-dev)

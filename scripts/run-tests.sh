@@ -36,6 +36,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/papi-guest.sh"
 . "$(dirname "$0")/guest-lib.sh"
+. "$(dirname "$0")/perfctr27.sh"
 
 arch=${1:-x86_64} cpu=${2:-max} mode=${3:-kselftest}
 # A group's counts: to $RESULTS (make check's total, if set) and to this
@@ -97,6 +98,13 @@ if [[ $mode == kselftest ]]; then
 	cp "$CACHE/tests/$label-lib/"{perfex,perfctr-selftest} "$work/root/tests/"
 	cp "$CACHE/tests/$label-lib/tests/libperfctr_test" "$work/root/tests/"
 	cp "$CACHE/tests/$label-lib/examples/"{self,signal} "$work/root/tests/"
+	# perfctr 2.7's own self and signal, against the installed library.
+	P27_NAMES=
+	if ! p27_build "$CACHE/tests/$label-lib" "$cc" "$arch" "$work/root/tests"; then
+		P27_NAMES="not ok - perfctr 2.7's sources are missing (scripts/fetch-perfctr27.sh)"
+	elif [[ $arch == ppc64 ]]; then
+		P27_NAMES=$(p27_ppc64_names "$CACHE/tests/$label-lib" "$cc") || true
+	fi
 	if [[ $arch == x86_64 ]]; then
 		build_lib "$CACHE/tests/$label-lib-ia32" i686-linux-gnu-gcc
 		cp "$CACHE/tests/$label-lib-ia32/perfex" "$work/root/tests/perfex_ia32"
@@ -163,7 +171,9 @@ if [[ $arch != x86_64 || $mode == papi* ]]; then
 		   if [[ $arch != i386 ]]; then echo "T64 ./perfctr_pmc_test"; fi
 		   if [[ $arch == ppc32 ]]; then echo "T64 ./perfctr_ppc32_test"; fi
 		   echo "LIB ./libperfctr_test --perfex ./perfex --examples ."
-		   echo "SEL ./perfctr-selftest" ;;
+		   echo "SEL ./perfctr-selftest"
+		   echo "P27self ./perfctr27_self"
+		   echo "P27signal ./perfctr27_signal" ;;
 		esac
 	} >> "$work/root/tests/run"
 else
@@ -207,6 +217,10 @@ else
 	echo "PERFCTR-EXIT lib32"
 	./perfctr-selftest > /tmp/selftest.out 2>&1; st=\$?
 	sed 's/^/SEL: /' /tmp/selftest.out; echo "PERFCTR-EXIT SEL \$st"
+	for p in self signal; do
+		./perfctr27_\$p > /tmp/p27.out 2>&1; st=\$?
+		sed "s/^/P27\$p: /" /tmp/p27.out; echo "PERFCTR-EXIT P27\$p \$st"
+	done
 fi
 echo PERFCTR-DONE
 reboot -f
@@ -349,6 +363,8 @@ report 'LIB: ' libperfctr
 need=
 [[ $label == ppc64 ]] && need=instructions
 selftest_report "$console" "$label/$cpu" selftest $need
+# perfctr 2.7's self and signal (scripts/perfctr27.sh); ppc64's QEMU counts.
+p27_report "$console" "$arch" ${need:+counts}
 # KUnit suites built in ran at boot; the kernel's own parser reads their
 # KTAP from the console (tools/testing/kunit/kunit.py parse).
 kunit_report() {

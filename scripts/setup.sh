@@ -23,16 +23,22 @@ need_pkgs=(build-essential flex bison bc libelf-dev libssl-dev cpio kmod rsync
 	   libpfm4-dev mandoc man-db pkgconf python3-sphinx python3-yaml
 	   dpkg-dev debhelper lintian fakeroot)
 
-apt_sources() {
-	# The archive URI is taken from the machine's own sources, never spelled
-	# out in the project.
-	local uri list=/etc/apt/sources.list.d/perfctr-backports.sources
-	[[ -f $list ]] && return 0
+# The archive URI is taken from the machine's own sources, never spelled
+# out in the project.
+archive_uri() {
+	local uri
 	uri=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
 	if [[ -z $uri ]]; then
 		uri=$(awk '$1 == "deb" && $0 !~ /security/ { print $2; exit }' /etc/apt/sources.list 2>/dev/null || true)
 	fi
 	[[ -n $uri ]] || die "cannot find the Debian archive URI in this machine's apt sources"
+	echo "$uri"
+}
+
+apt_sources() {
+	local uri list=/etc/apt/sources.list.d/perfctr-backports.sources
+	[[ -f $list ]] && return 0
+	uri=$(archive_uri)
 	log "adding trixie-backports and bookworm-backports from the machine's archive"
 	cat > "$list" <<EOT
 Types: deb
@@ -148,6 +154,41 @@ install_foreign_libpfm() {
 		"${pkgs[@]}" >/dev/null || die "cannot install ${pkgs[*]}"
 }
 
+# Debian 13's libpfm4 (4.13.0+git99: Alder Lake's adl_glc and adl_grt,
+# Zen 5's amd64_fam1ah_zen5), for perfex's host event tests
+# (tools/lib/perfctr/run-tests.sh, LIBPFM13_ROOT): downloaded from the
+# trixie suite through an apt configuration of its own in the cache and
+# unpacked into $CACHE/libpfm4-trixie/root, not installed.  Its packages
+# need only libc6 >= 2.14, but they are Multi-Arch: same, and an amd64
+# libpfm4 of trixie's would have to bring the i386 and ppc64el ones
+# installed above (the PAPI guests') along to the same version; this
+# machine's apt configuration and packages stay Debian 12's.
+fetch_libpfm13() {
+	local dir=$CACHE/libpfm4-trixie apt d opts
+	[[ -f $dir/root/.done ]] && return 0
+	[[ -z ${PERFCTR_NO_INSTALL:-} ]] || die "Debian 13's libpfm4 is not in $dir/root"
+	apt=$dir/apt
+	rm -rf "$dir/root" "$dir/deb"
+	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$dir/deb" "$dir/root"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(archive_uri) trixie main" \
+		> "$apt/sources.list"
+	opts=(-o Dir::Etc::SourceList="$apt/sources.list" -o Dir::Etc::SourceParts="$apt/none"
+	      -o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache"
+	      -o Dir::Etc::Preferences="$apt/none" -o Dir::Etc::PreferencesParts="$apt/none"
+	      -o APT::Architectures::=amd64 -o APT::Sandbox::User=root -o Acquire::Languages=none)
+	log "Debian 13's libpfm4: apt-get update (trixie, amd64, in $apt)"
+	apt-get "${opts[@]}" update -qq >/dev/null 2>&1 || die "apt-get update of trixie's lists failed"
+	(cd "$dir/deb" && apt-get "${opts[@]}" download -qq libpfm4/trixie libpfm4-dev/trixie \
+		>/dev/null 2>&1) || die "cannot download trixie's libpfm4 and libpfm4-dev"
+	for d in "$dir"/deb/*.deb; do
+		dpkg-deb -x "$d" "$dir/root" || die "cannot unpack $d"
+	done
+	[[ -f $dir/root/usr/lib/x86_64-linux-gnu/libpfm.a ]] || die "trixie's libpfm4-dev has no libpfm.a"
+	log "Debian 13's libpfm4: $(dpkg-deb -f "$dir"/deb/libpfm4_*.deb Version) in $dir/root"
+	touch "$dir/root/.done"
+}
+
 install_pkgs
 install_foreign_libpfm
+fetch_libpfm13
 fetch_source

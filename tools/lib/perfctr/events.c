@@ -137,6 +137,81 @@ static int generic_index(const char *name)
 	return -1;
 }
 
+/* The kernel's (perf's) PMU devices. */
+#define PMU_DEVICES	"/sys/bus/event_source/devices/"
+
+/*
+ * The running kernel's encoding of generic event @g, as perf reads it:
+ * the file cpu/events/NAME (perf's name: cpu-cycles, branch-instructions,
+ * ...) under PERFEX_SYSFS_ROOT (default "") + PMU_DEVICES, or on a hybrid
+ * CPU cpu_core's and cpu_atom's when both say the same.  Its terms,
+ * "event=0x3c,umask=0x01", become the raw config (x86: event bits 0-7
+ * and 8-11 at 32-35, umask 8-15, edge 18, inv 23, cmask 24-31; powerpc:
+ * the event code).  0 and *@config, or -1: no such file, or a term or
+ * value perfex does not know (the caller's table then serves).
+ */
+static int sysfs_read_event(const char *dev, const char *name, unsigned long long *config)
+{
+	char path[4096], buf[256], *p, *end;
+	const char *root = getenv("PERFEX_SYSFS_ROOT");
+	unsigned long long v, c = 0;
+	size_t len, n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s" PMU_DEVICES "%s/events/%s", root ? root : "", dev, name);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	if (!buf[0])
+		return -1;
+	for (p = buf; *p; p = *end ? end + 1 : end) {
+		len = strcspn(p, "=,");
+		if (p[len] != '=')
+			return -1;
+		errno = 0;
+		v = strtoull(p + len + 1, &end, 0);
+		if (errno || end == p + len + 1 || (*end && *end != ','))
+			return -1;
+#ifndef _ARCH_PPC
+		if (len == 5 && !strncmp(p, "event", 5) && v <= 0xfff)
+			c |= (v & 0xff) | (v >> 8) << 32;
+		else if (len == 5 && !strncmp(p, "umask", 5) && v <= 0xff)
+			c |= v << 8;
+		else if (len == 4 && !strncmp(p, "edge", 4) && v <= 1)
+			c |= v << 18;
+		else if (len == 3 && !strncmp(p, "inv", 3) && v <= 1)
+			c |= v << 23;
+		else if (len == 5 && !strncmp(p, "cmask", 5) && v <= 0xff)
+			c |= v << 24;
+#else
+		if (len == 5 && !strncmp(p, "event", 5))
+			c = v;
+#endif
+		else
+			return -1;
+	}
+	*config = c;
+	return 0;
+}
+
+static int sysfs_generic(int g, unsigned long long *config)
+{
+	const char *name = generic_names[g].alias ? generic_names[g].alias : generic_names[g].name;
+	unsigned long long core, atom;
+
+	if (!sysfs_read_event("cpu", name, config))
+		return 0;
+	if (sysfs_read_event("cpu_core", name, &core) ||
+	    sysfs_read_event("cpu_atom", name, &atom) || core != atom)
+		return -1;
+	*config = core;
+	return 0;
+}
+
 /*
  * A generic event on a model: the event select of a general counter (0:
  * none), the fixed counter that counts it (-1: none), and on Intel the
@@ -319,20 +394,43 @@ static int generic_event(const struct perfex_pmu *pmu, int g, struct generic_eve
 		},
 	};
 
+	unsigned long long c;
+
 	switch (pmu->model) {
 	case PERFEX_MODEL_INTEL_ARCH:
 		*e = intel[g];
-		return 0;
+		break;
 	case PERFEX_MODEL_AMD:
 	case PERFEX_MODEL_AMD_ZEN:
 	case PERFEX_MODEL_AMD_ZEN4:
 		e->code = amd[pmu->model - PERFEX_MODEL_AMD][g];
 		e->fixed = -1;
 		e->arch = -1;
-		return 0;
+		break;
 	default:
-		return -1;
+		/* No table: the kernel's encoding alone, on a general counter. */
+		if (sysfs_generic(g, &c) || !(c & 0xff))
+			return -1;
+		e->code = c;
+		e->fixed = -1;
+		e->arch = -1;
+		return 0;
 	}
+	/*
+	 * The running kernel's encoding where it publishes one: event 0x00
+	 * is Intel's fixed-counter pseudo-encoding (umask N + 1: fixed
+	 * counter N, ref-cycles's 0x0300); the table keeps the fixed counter
+	 * and the architectural event of the others.
+	 */
+	if (!sysfs_generic(g, &c)) {
+		if (c & 0xff) {
+			e->code = c;
+		} else if (pmu->model == PERFEX_MODEL_INTEL_ARCH && !(c & ~0xff00ULL) && c) {
+			e->code = 0;
+			e->fixed = (int)(c >> 8) - 1;
+		}
+	}
+	return 0;
 }
 
 /* Intel's fixed-counter pseudo-encodings: event select 0x00, umask N + 1 (as perf's). */
@@ -617,9 +715,14 @@ static int generic_event(const struct perfex_pmu *pmu, int g, struct generic_eve
 		},
 	};
 
+	unsigned long long c;
+
 	if (pmu->model < PERFEX_MODEL_POWER8 || pmu->model > PERFEX_MODEL_POWER10)
 		return -1;
 	e->code = power[pmu->model - PERFEX_MODEL_POWER8][g];
+	/* The running kernel's event code where it publishes one. */
+	if (e->code && !sysfs_generic(g, &c) && c)
+		e->code = c;
 	e->fixed = g == G_INSTRUCTIONS ? 0 : g == G_CYCLES ? 1 : -1;
 	e->arch = -1;
 	return 0;
@@ -973,7 +1076,6 @@ unsigned int perfex_pmu_core(const char *pmu_name, const char *pmu_desc)
 }
 
 /* The kernel's (perf's) PMU devices of the core types, as perf names them. */
-#define PMU_DEVICES	"/sys/bus/event_source/devices/"
 
 static const char *core_name(unsigned int core)
 {

@@ -118,8 +118,12 @@ int perfctr_sys_info(struct perfctr_info *info, struct perfctr_cpu_mask *cpus,
 	return syscall(__NR_perfctr_info, info, cpus, forbidden);
 }
 
+/* The calling thread's last control, for perfctr_strerror() (misc.c). */
+__attribute__((visibility("hidden"))) void perfctr_note_control(const struct vperfctr_control *c);
+
 int perfctr_sys_vopen(int tid, int creat)
 {
+	perfctr_note_control(NULL);
 	if (!have_perfctr())
 		return -1;
 	return syscall(__NR_vperfctr_open, tid, creat);
@@ -127,6 +131,7 @@ int perfctr_sys_vopen(int tid, int creat)
 
 int perfctr_sys_vcontrol(int fd, const struct vperfctr_control *control)
 {
+	perfctr_note_control(control);
 	if (!have_perfctr())
 		return -1;
 	return syscall(__NR_vperfctr_control, fd, control);

@@ -424,19 +424,87 @@ static void add(char *buf, size_t len, const char *fmt, ...)
 }
 
 /*
+ * The calling thread's last control (perfctr_sys_vcontrol()), none after
+ * an open (perfctr_sys_vopen()): what the EACCES advice goes by.
+ */
+static __thread struct vperfctr_control last_control;
+static __thread int last_control_valid;
+
+__attribute__((visibility("hidden"))) void perfctr_note_control(const struct vperfctr_control *c);
+void perfctr_note_control(const struct vperfctr_control *c)
+{
+	last_control_valid = !!c;
+	if (c)
+		last_control = *c;
+}
+
+/*
+ * Whether the thread's last control counts programmable counters (*@pmcs)
+ * and events of kernel mode: 1, 0, or -1 when not known (no control,
+ * no @info, or a model whose privilege bits the library does not read:
+ * the WinChips and the VIA C3 count at every level).  As the drivers
+ * read them: x86 the OS bit (17) of an event select, bit 0 of a fixed
+ * counter's field, the Pentium 4's ESCR T0_OS/T1_OS, the Pentium's CPL
+ * field (bit 6: CPL 0-2); powerpc MMCR0's FCS clear.
+ */
+static int last_counts_kernel(const struct perfctr_info *info, int *pmcs)
+{
+	const struct perfctr_cpu_control *cc = &last_control.cpu_control;
+	unsigned int i, n = cc->nractrs + cc->nrictrs;
+
+	*pmcs = last_control_valid ? n != 0 : -1;
+	if (!last_control_valid || !info || n > PERFCTR_NRCTRS)
+		return -1;
+	if (!n)
+		return 0;
+#ifdef _ARCH_PPC
+	(void)i;
+	return !(cc->ppc.mmcr0 & 0x40000000U);	/* MMCR0[FCS] */
+#else
+	for (i = 0; i < n; i++) {
+		switch (info->cpu_type) {
+		case PERFCTR_X86_INTEL_P4:
+		case PERFCTR_X86_INTEL_P4M2:
+		case PERFCTR_X86_INTEL_P4M3:
+			if (cc->p4.escr[i] & (1U << 3 | 1U << 1))
+				return 1;
+			break;
+		case PERFCTR_X86_INTEL_P5:
+		case PERFCTR_X86_INTEL_P5MMX:
+		case PERFCTR_X86_CYRIX_MII:
+			if (cc->evntsel[i] & 1U << 6)
+				return 1;
+			break;
+		case PERFCTR_X86_WINCHIP_C6:
+		case PERFCTR_X86_WINCHIP_2:
+		case PERFCTR_X86_VIA_C3:
+			return -1;
+		default:
+			if ((cc->pmc_map[i] & 0xc0000000) == 0x40000000 ? cc->evntsel[i] & 1 :
+			    cc->evntsel[i] & 1U << 17)
+				return 1;
+		}
+	}
+	return 0;
+#endif
+}
+
+/*
  * EACCES: which of kernel.perfctr_access and perf_event_paranoid refuses
  * the caller (Documentation/userspace-api/perfctr/virtual.rst,
- * "Privileges").  The call is not known: the settings that refuse only
- * programmable counters or kernel-mode events are said to.
+ * "Privileges").  The settings that refuse only programmable counters or
+ * kernel-mode events are said to when the thread's last control asked
+ * for them, or when it is not known.
  */
-static void explain_eacces(char *buf, size_t len)
+static void explain_eacces(char *buf, size_t len, const struct perfctr_info *info)
 {
 	int access = -1, paranoid = -1;
 	int have_access = !read_sysctl("/proc/sys/kernel/perfctr_access", &access);
 	int have_paranoid = !read_sysctl("/proc/sys/kernel/perf_event_paranoid", &paranoid);
 	int admin = have_cap(CAP_SYS_ADMIN_BIT);
 	int perfmon = admin || have_cap(CAP_PERFMON_BIT);
-	int root = geteuid() == 0, refused = 0;
+	int root = geteuid() == 0, refused = 0, pmcs;
+	int kernel = last_counts_kernel(info, &pmcs);
 
 	if (!have_access) {
 		add(buf, len,
@@ -449,7 +517,7 @@ static void explain_eacces(char *buf, size_t len)
 		add(buf, len,
 		    "kernel.perfctr_access is 1: perfctr needs CAP_PERFMON or root; an administrator can allow every user the TSC with sysctl kernel.perfctr_access=2, and the programmable counters too with 3. ");
 		refused = 1;
-	} else if (access == 2 && !perfmon) {
+	} else if (access == 2 && !perfmon && pmcs) {
 		add(buf, len,
 		    "kernel.perfctr_access is 2: programmable counters need CAP_PERFMON or root (every user may count the TSC); an administrator can allow all users with sysctl kernel.perfctr_access=3. ");
 	}
@@ -459,7 +527,7 @@ static void explain_eacces(char *buf, size_t len)
 		    paranoid);
 		refused = 1;
 	}
-	if (have_paranoid && paranoid > 1 && !perfmon)
+	if (have_paranoid && paranoid > 1 && !perfmon && kernel)
 		add(buf, len,
 		    "%s kernel-mode event (:k or the OS bit) needs perf_event_paranoid <= 1 (it is %d) or CAP_PERFMON: count user mode only. ",
 		    *buf ? "And a" : "A", paranoid);
@@ -546,7 +614,7 @@ static const char *explain(int err, const struct perfctr_info *info, char *buf, 
 	buf[0] = 0;
 	switch (err) {
 	case EACCES:
-		explain_eacces(buf, len);
+		explain_eacces(buf, len, info);
 		break;
 	case EBUSY:
 		explain_ebusy(buf, len, info);

@@ -100,6 +100,9 @@ static void explain(const char *call, int err, const struct perfctr_info *info)
 		fprintf(stderr, "%s: %s\n", prog, why);
 }
 
+/* The child's failed call it explained itself (send_state()'s what). */
+#define EXPLAINED	"(explained)"
+
 /* Child side: a status (0 or an errno) and, on success, the descriptor. */
 static int send_state(int sock, int err, int fd, const char *what)
 {
@@ -382,9 +385,15 @@ int main(int argc, char **argv)
 			send_state(sv[1], errno, -1, "vperfctr_open");
 			_exit(127);
 		}
-		/* No VPERFCTR_CONTROL_CLOEXEC: the counters must survive exec. */
+		/*
+		 * No VPERFCTR_CONTROL_CLOEXEC: the counters must survive exec.
+		 * A failure is explained here, in the thread that asked:
+		 * perfctr_strerror()'s EACCES advice goes by its control.
+		 */
 		if (perfctr_sys_vcontrol(fd, &control)) {
-			send_state(sv[1], errno, -1, "vperfctr_control");
+			err = errno;
+			explain("vperfctr_control", err, &info);
+			send_state(sv[1], err, -1, EXPLAINED);
 			_exit(127);
 		}
 		if (send_state(sv[1], 0, fd, ""))
@@ -413,6 +422,8 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	counts.elapsed = seconds(&t0, &t1);
 	if (err) {
+		if (!strcmp(what, EXPLAINED))
+			return 125;
 		if (perfctr_call(what))
 			explain(what, -err, &info);
 		else

@@ -279,6 +279,48 @@ else
 	echo "ok $((n = n + 1)) perfex event encoding # SKIP built without libpfm4"
 fi
 
+# events_test's log $1: its failures shown, and each PMU of $2 run (its
+# "ok N PMU" line); the status $3 (the run's), or 1 if a PMU did not run.
+events_ran() {	# log pmus status
+	ran_st=$3
+	grep '^not ok' "$1"
+	for pmu in $2; do
+		grep -q "^ok [0-9]* $pmu$" "$1" || { echo "# $pmu: no result"; ran_st=1; }
+	done
+	return $ran_st
+}
+
+# Debian 13's libpfm4 (4.13.0+git99: Alder Lake's adl_glc and adl_grt,
+# Zen 5's amd64_fam1ah_zen5): events_test and perfex linked statically
+# with it, unpacked (not installed) in LIBPFM13_ROOT (scripts/setup.sh:
+# $PERFCTR_CACHE/libpfm4-trixie/root).  The three PMUs must run there,
+# not be skipped.
+name="perfex event encoding (Debian 13's libpfm4: adl_glc, adl_grt, amd64_fam1ah_zen5)"
+pfm13=${LIBPFM13_ROOT:-}
+if [ -z "$pfm13" ] || [ ! -f "$pfm13/usr/include/perfmon/pfmlib.h" ]; then
+	echo "ok $((n = n + 1)) $name # SKIP no LIBPFM13_ROOT (Debian 13's libpfm4 unpacked)"
+else
+	mkdir -p "$out/pfm13/include"
+	ln -sfn "$pfm13/usr/include/perfmon" "$out/pfm13/include/perfmon"
+	log=$out/build-pfm13.log
+	# glibc's warnings about getpwnam() & co. in a static link are not ours.
+	make -s -C "$src" OUTPUT="$out/pfm13/" LIBPFM=1 \
+		CFLAGS="-O2 -g -Werror -I$out/pfm13/include" \
+		LDFLAGS="-static -L$pfm13/usr/lib/x86_64-linux-gnu" \
+		"$out/pfm13/tests/events_test" "$out/pfm13/perfex" 2>&1 |
+		grep -v "statically linked applications requires\|in function" >"$log"
+	st=0
+	[ -s "$log" ] && { cat "$log"; st=1; }
+	[ -x "$out/pfm13/tests/events_test" ] || st=1
+	if [ $st -eq 0 ]; then
+		LIBPFM_FORCE_PMU=amd64_fam17h_zen2 "$out/pfm13/tests/events_test" \
+			>"$out/events-pfm13.log" 2>&1
+		events_ran "$out/events-pfm13.log" "adl_glc adl_grt amd64_fam1ah_zen5" $?
+		st=$?
+	fi
+	result $st "$name"
+fi
+
 # POWER8-10: events_test for ppc64le, linked statically with Debian's
 # ppc64el libpfm4 (libpfm4-dev:ppc64el; PPC64LE_LIBPFM=.../libpfm.a for
 # one unpacked elsewhere, its headers in the usr/include beside its
@@ -306,12 +348,8 @@ else
 	if [ $st -eq 0 ]; then
 		EVENTS_TEST_RUNNER=qemu-ppc64le-static qemu-ppc64le-static \
 			"$out/ppc64le-pfm/tests/events_test" >"$out/events-ppc64le.log" 2>&1
+		events_ran "$out/events-ppc64le.log" "power8 power9 power10" $?
 		st=$?
-		grep '^not ok' "$out/events-ppc64le.log"
-		for pmu in power8 power9 power10; do
-			grep -q "^ok [0-9]* $pmu$" "$out/events-ppc64le.log" ||
-				{ echo "# $pmu: no result"; st=1; }
-		done
 		grep -q '^1\.\.[1-9]' "$out/events-ppc64le.log" || st=1
 	fi
 	result $st "$name"
@@ -319,13 +357,17 @@ fi
 
 # perfex(1)'s examples: every event list through libpfm4's PMUs of the
 # CPUs the example's comment names (Intel: Nehalem to Sapphire Rapids;
-# AMD: Zen 2 to 4; Alder Lake: adl_grt; POWER: power9, under qemu-user
-# where the ppc64le build above ran; no comment: the Intel and AMD ones).
+# AMD: Zen 2 to 5; Alder Lake: adl_grt, adl_glc by core type; POWER:
+# power9, under qemu-user where the ppc64le build above ran; no comment:
+# the Intel and AMD ones).
 # A PMU this libpfm4 lacks is skipped, said so.
 name="perfex(1)'s examples: their events valid on the PMUs they claim (libpfm4's forced PMUs)"
 if [ -x "$out/gcc/tests/events_test" ]; then
 	intel="nhm snb hsw skl icl spr"
-	amd="amd64_fam17h_zen2 amd64_fam19h_zen3 amd64_fam19h_zen4"
+	amd="amd64_fam17h_zen2 amd64_fam19h_zen3 amd64_fam19h_zen4 amd64_fam1ah_zen5"
+	# Debian 13's libpfm4 where it was built above: its PMUs are a superset.
+	x86=$out/gcc
+	[ -x "$out/pfm13/tests/events_test" ] && [ -x "$out/pfm13/perfex" ] && x86=$out/pfm13
 	sed -n '/^\.SH EXAMPLES/,/^\.SH [^E]/p' "$src/Documentation/perfex.1" |
 		sed -n 's/\\-/-/g; s/^\$ //p' | grep -- ' -e ' >"$out/examples.txt"
 	st=0 checked=0
@@ -335,17 +377,18 @@ if [ -x "$out/gcc/tests/events_test" ]; then
 		case $line in
 		*'#'*Intel*) pmus=$intel ;;
 		*'#'*AMD*) pmus=$amd ;;
-		*'#'*'Alder Lake'*) pmus=adl_grt ;;
+		*'#'*'Alder Lake E-cores'*) pmus=adl_grt ;;
+		*'#'*'Alder Lake P-cores'*) pmus=adl_glc ;;
 		*'#'*POWER*) pmus=power9 ;;
 		*) pmus="$intel $amd" ;;
 		esac
 		for pmu in $pmus; do
 			case $pmu in
 			power*) bin=$out/ppc64le-pfm/tests/events_test run=qemu-ppc64le-static ;;
-			*) bin=$out/gcc/tests/events_test run= ;;
+			*) bin=$x86/tests/events_test run= ;;
 			esac
 			if [ ! -x "$bin" ] || { [ -z "$run" ] &&
-				! LIBPFM_FORCE_PMU=$pmu "$out/gcc/perfex" -l 2>/dev/null |
+				! LIBPFM_FORCE_PMU=$pmu "$x86/perfex" -l 2>/dev/null |
 				grep -q "^PMU $pmu "; }; then
 				echo "# $pmu: no such libpfm4 PMU or build here, not checked: $line"
 				continue

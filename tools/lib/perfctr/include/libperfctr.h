@@ -60,7 +60,7 @@ void perfctr_sys_vunmap(const struct vperfctr_state *state);
  * The overflow mask of an SI_PMC_OVF signal.  It is the first int of
  * siginfo's union, which every C library names si_pid (glibc, musl and
  * the kernel's uapi siginfo_t alike); the uapi header's si_pmc_ovf_mask
- * does not compile with a C library's siginfo_t.
+ * (_sifields._pad[0]) compiles with glibc's siginfo_t, not with musl's.
  */
 #define perfctr_siginfo_ovf_mask(si)	((unsigned int)(si)->si_pid)
 

@@ -1131,17 +1131,33 @@ static void test_errors(const char *perfex, const char *self)
 		skip("perfex: the PMU held by perf", "no known event for this CPU model");
 		return;
 	}
-	/* kernel.perfctr_access = 2 (the default): PMCs for CAP_PERFMON only. */
+	/*
+	 * kernel.perfctr_access = 2 (the default): PMCs for CAP_PERFMON only;
+	 * at perf_event_paranoid 2 the advice adds the kernel-mode clause
+	 * only when the control asked for kernel mode.
+	 */
 	{
 		char *const argv[] = { (char *)perfex, "-e", "instructions", (char *)self,
 				       "--spin", "1", NULL };
+		char *const kargv[] = { (char *)perfex, "-e", "instructions:k", (char *)self,
+					"--spin", "1", NULL };
+		char pold[64], pold2[64];
+		int have_paranoid;
 
 		sysctl_swap("/proc/sys/kernel/perfctr_access", "2", old);
+		have_paranoid = !sysctl_swap("/proc/sys/kernel/perf_event_paranoid", "2", pold);
 		rc = run_as(65534, argv, out, buf, sizeof(buf));
+		CHECK(rc == 125 && strstr(buf, "perfctr_access") && !strstr(buf, "kernel-mode"),
+		      "perfex: a user's PMC event at kernel.perfctr_access=2 refused, naming it; no kernel-mode clause for a user-mode event",
+		      "rc %d: %.400s", rc, buf);
+		rc = run_as(65534, kargv, out, buf, sizeof(buf));
+		if (have_paranoid)
+			sysctl_swap("/proc/sys/kernel/perf_event_paranoid", pold, pold2);
 		sysctl_swap("/proc/sys/kernel/perfctr_access", old, old2);
-		CHECK(rc == 125 && strstr(buf, "perfctr_access"),
-		      "perfex: a user's PMC event at kernel.perfctr_access=2 refused, naming it",
-		      "rc %d: %.300s", rc, buf);
+		CHECK(rc == 125 && strstr(buf, "perfctr_access") &&
+		      (!have_paranoid || strstr(buf, "kernel-mode event")),
+		      "perfex: a user's kernel-mode event refused: the advice names perf_event_paranoid",
+		      "rc %d: %.400s", rc, buf);
 	}
 	/* perf holds the PMU: an event of its own, as perf stat's. */
 	{
