@@ -95,7 +95,7 @@ build_tests "$CACHE/tests/$label" "$cc"
 if [[ $mode == kselftest ]]; then
 	build_lib "$CACHE/tests/$label-lib" "$cc"
 	cp "$CACHE/tests/$label-lib/"{perfex,perfctr-selftest} "$work/root/tests/"
-	cp "$CACHE/tests/$label-lib/tests/libperfctr_test" "$work/root/tests/"
+	cp "$CACHE/tests/$label-lib/tests/"{libperfctr_test,marker_test} "$work/root/tests/"
 	cp "$CACHE/tests/$label-lib/examples/"{self,signal} "$work/root/tests/"
 	if [[ $arch == x86_64 ]]; then
 		build_lib "$CACHE/tests/$label-lib-ia32" i686-linux-gnu-gcc
@@ -163,6 +163,7 @@ if [[ $arch != x86_64 || $mode == papi* ]]; then
 		   if [[ $arch != i386 ]]; then echo "T64 ./perfctr_pmc_test"; fi
 		   if [[ $arch == ppc32 ]]; then echo "T64 ./perfctr_ppc32_test"; fi
 		   echo "LIB ./libperfctr_test --perfex ./perfex --examples ."
+		   echo "MRK ./marker_test"
 		   echo "SEL ./perfctr-selftest" ;;
 		esac
 	} >> "$work/root/tests/run"
@@ -203,6 +204,8 @@ else
 	./perfctr_test_ia32 2>&1 | sed 's/^/T32: /'; echo "PERFCTR-EXIT 32"
 	./libperfctr_test --perfex ./perfex --examples . 2>&1 | sed 's/^/LIB: /'
 	echo "PERFCTR-EXIT lib"
+	./marker_test 2>&1 | sed 's/^/MRK: /'
+	echo "PERFCTR-EXIT marker"
 	./libperfctr_test_ia32 --perfex ./perfex_ia32 2>&1 | sed 's/^/L32: /'
 	echo "PERFCTR-EXIT lib32"
 	./perfctr-selftest > /tmp/selftest.out 2>&1; st=\$?
@@ -333,7 +336,7 @@ report() {	# line-prefix suite: KTAP results of lines starting with the prefix
 }
 # Show the failures' diagnostics.
 grep -E '^T(64|32): #' "$console" | grep -B2 -A6 -E 'Expected|FAIL' | head -60 || true
-grep -E '^L(IB|32): (not ok|#)' "$console" | head -40 || true
+grep -E '^(L(IB|32)|MRK): (not ok|#)' "$console" | head -40 || true
 if [[ $arch == x86_64 ]]; then
 	# run_kselftest.sh: the programs' results, and the tests nested in them.
 	report 'T64: ' kselftest-runner
@@ -344,6 +347,7 @@ fi
 [[ $arch == x86_64 ]] && report 'T32: ' kselftest-ia32
 report 'LIB: ' libperfctr
 [[ $arch == x86_64 ]] && report 'L32: ' libperfctr-ia32
+report 'MRK: ' marker
 # perfctr-selftest: QEMU's ppc64 counts instructions exactly, so there its
 # instructions check must pass; x86 under TCG skips the PMC checks.
 need=
