@@ -14,6 +14,9 @@
 #                                       | bench-off | bench-switch
 #                                       | bench-insns[-base|-off] (ppc64)
 #                                       | bench-icount[-base|-off]
+#                                       | bench-marker (marker_bench:
+#                                       libperfctr's marker regions
+#                                       against perf_event read() pairs)
 #                                       (instructions per switch by the
 #                                       clock, under -icount shift=0, one
 #                                       CPU; -base, -off: the unpatched
@@ -54,7 +57,7 @@ ppc64be) arch=ppc32 ;;	# ppc32 user space on the big-endian ppc64 kernel
 esac
 src=$CACHE/src out=$CACHE/build/$label kout=$out
 [[ $mode == bench || $mode == bench-switch || $mode == bench-memory || $mode == papi-bench ||
-   $mode == bench-icount ]] &&
+   $mode == bench-icount || $mode == bench-marker ]] &&
 	kout=$CACHE/build/$arch-bench
 [[ $mode == bench-base ]] && kout=$CACHE/build/$arch-bench-base
 [[ $mode == bench-off ]] && kout=$CACHE/build/$arch-bench-off
@@ -103,6 +106,10 @@ if [[ $mode == kselftest ]]; then
 		cp "$CACHE/tests/$label-lib-ia32/tests/libperfctr_test" \
 			"$work/root/tests/libperfctr_test_ia32"
 	fi
+fi
+if [[ $mode == bench-marker ]]; then
+	build_lib "$CACHE/tests/$label-lib" "$cc"
+	cp "$CACHE/tests/$label-lib/tests/marker_bench" "$work/root/tests/"
 fi
 cp "$CACHE/tests/$label"/perfctr_{test,pmc_test,demo,bench} "$work/root/tests/"
 [[ $arch == ppc32 ]] && cp "$CACHE/tests/$label/perfctr_ppc32_test" "$work/root/tests/"
@@ -157,6 +164,7 @@ if [[ $arch != x86_64 || $mode == papi* ]]; then
 		bench-icount) echo "raw-bench ./perfctr_bench --insns-per-switch-icount" ;;
 		bench-icount-*) echo "raw-bench ./perfctr_bench --insns-per-switch-icount --no-perfctr" ;;
 		bench-memory) echo "raw-bench ./perfctr_bench --memory" ;;
+		bench-marker) echo "raw-bench ./marker_bench" ;;
 		bench-*) echo "raw-bench ./perfctr_bench --switch-only" ;;
 		papi*) ;;	# papi_pack wrote the run file
 		*) echo "T64 ./perfctr_test"
@@ -190,6 +198,8 @@ if [ "$mode" = demo ]; then
 	./perfctr_demo; echo "PERFCTR-EXIT demo \$?"
 elif [ "$mode" = bench ]; then
 	./perfctr_bench; echo "PERFCTR-EXIT bench \$?"
+elif [ "$mode" = bench-marker ]; then
+	./marker_bench; echo "PERFCTR-EXIT bench \$?"
 elif [ "$mode" = bench-memory ]; then
 	./perfctr_bench --memory; echo "PERFCTR-EXIT bench \$?"
 elif [ "$mode" = bench-icount ]; then
