@@ -668,10 +668,9 @@ int perfctr_marker_close(void)
 		format = PERFCTR_MARKER_CSV;
 	else if (fmt && !strcmp(fmt, "json"))
 		format = PERFCTR_MARKER_JSON;
-	else if (fmt && *fmt && strcmp(fmt, "text")) {
+	else if (fmt && *fmt && strcmp(fmt, "text"))
 		fprintf(stderr, "perfctr marker: PERFCTR_MARKER_FORMAT=%s: not text, csv or json\n",
 			fmt);
-	}
 	if (out && *out && strcmp(out, "-")) {
 		f = fopen(out, "w");
 		if (!f)

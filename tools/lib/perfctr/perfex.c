@@ -232,8 +232,8 @@ static void marker_copy(FILE *out, int fd)
 		any = 1;
 	}
 	if (!any)
-		fprintf(stderr, "%s: --marker: the command wrote no regions (no perfctr_marker_init(), or likwid's macros without -DLIKWID_PERFMON)\n",
-			prog);
+		fprintf(stderr, "%s: --marker: %s\n", prog,
+			"the command wrote no regions (no perfctr_marker_init(), or likwid's macros without -DLIKWID_PERFMON)");
 }
 
 /* perfex's and libperfctr's versions, and the kernel's perfctr driver's. */

@@ -119,7 +119,8 @@ st=0
 for c in gcc g++; do
 	x=c; [ $c = g++ ] && x=c++
 	for def in -DLIKWID_PERFMON ""; do
-		if ! PKG_CONFIG_SYSROOT_DIR=$dest PKG_CONFIG_LIBDIR=$dest/opt/perfctr/lib/pkgconfig \
+		pc=$dest/opt/perfctr/lib/pkgconfig
+		if ! PKG_CONFIG_SYSROOT_DIR=$dest PKG_CONFIG_LIBDIR=$pc \
 			sh -c '$1 -Wall -Wextra -Werror $2 -x $3 -o "$4" "$5" -x none \
 				$(pkg-config --cflags --libs --static libperfctr) -static' sh \
 			"$c" "$def" "$x" "$out/likwid_user" "$out/likwid_user.c"; then

@@ -17,12 +17,12 @@
 #define LIKWID_MARKER_INIT		perfctr_marker_init()
 #define LIKWID_MARKER_THREADINIT	perfctr_marker_thread_init()
 #define LIKWID_MARKER_SWITCH		((void)0)
-#define LIKWID_MARKER_REGISTER(regionTag)	perfctr_marker_register(regionTag)
-#define LIKWID_MARKER_START(regionTag)	perfctr_marker_start(regionTag)
-#define LIKWID_MARKER_STOP(regionTag)	perfctr_marker_stop(regionTag)
-#define LIKWID_MARKER_GET(regionTag, nevents, events, time, count) \
-	perfctr_marker_get_likwid(regionTag, nevents, events, time, count)
-#define LIKWID_MARKER_RESET(regionTag)	perfctr_marker_reset(regionTag)
+#define LIKWID_MARKER_REGISTER(tag)	perfctr_marker_register(tag)
+#define LIKWID_MARKER_START(tag)	perfctr_marker_start(tag)
+#define LIKWID_MARKER_STOP(tag)	perfctr_marker_stop(tag)
+#define LIKWID_MARKER_GET(tag, nevents, events, time, count) \
+	perfctr_marker_get_likwid(tag, nevents, events, time, count)
+#define LIKWID_MARKER_RESET(tag)	perfctr_marker_reset(tag)
 #define LIKWID_MARKER_CLOSE		perfctr_marker_close()
 
 #else
@@ -30,11 +30,11 @@
 #define LIKWID_MARKER_INIT
 #define LIKWID_MARKER_THREADINIT
 #define LIKWID_MARKER_SWITCH
-#define LIKWID_MARKER_REGISTER(regionTag)
-#define LIKWID_MARKER_START(regionTag)
-#define LIKWID_MARKER_STOP(regionTag)
-#define LIKWID_MARKER_GET(regionTag, nevents, events, time, count)
-#define LIKWID_MARKER_RESET(regionTag)
+#define LIKWID_MARKER_REGISTER(tag)
+#define LIKWID_MARKER_START(tag)
+#define LIKWID_MARKER_STOP(tag)
+#define LIKWID_MARKER_GET(tag, nevents, events, time, count)
+#define LIKWID_MARKER_RESET(tag)
 #define LIKWID_MARKER_CLOSE
 
 #endif /* LIKWID_PERFMON */

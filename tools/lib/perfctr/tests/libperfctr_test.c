@@ -1123,8 +1123,8 @@ static void test_perfex_marker(const char *perfex, const char *self)
 		      "rc %d: %s", rc, buf);
 	}
 	{
-		char *const argv[] = { (char *)perfex, "--marker", "--", (char *)self, "--spin", "1",
-				       NULL };
+		char *const argv[] = { (char *)perfex, "--marker", "--", (char *)self,
+				       "--spin", "1", NULL };
 
 		rc = run(argv, tmp, buf, sizeof(buf));
 		CHECK(rc == 0 && strstr(buf, "--marker: the command wrote no regions"),

@@ -105,8 +105,9 @@ static void print_row(const struct row *r, double base, int first)
 {
 	double m = r->v[BATCHES / 2];
 
-	printf("%s{\"group\": \"marker regions\", \"what\": \"%s\", \"median\": %.3f, \"min\": %.3f, \"max\": %.3f, \"unit\": \"%s\", \"baseline\": ",
-	       first ? "" : ", ", r->what, m, r->v[0], r->v[BATCHES - 1], r->unit);
+	printf("%s{\"group\": \"marker regions\", \"what\": \"%s\"", first ? "" : ", ", r->what);
+	printf(", \"median\": %.3f, \"min\": %.3f, \"max\": %.3f, \"unit\": \"%s\", \"baseline\": ",
+	       m, r->v[0], r->v[BATCHES - 1], r->unit);
 	if (r->baseline)
 		printf("\"%s\", \"ratio\": %.4f}", r->baseline, base ? m / base : 0);
 	else
@@ -125,6 +126,9 @@ int main(void)
 		.what = "region start+stop: two read()s of a perf_event counter, instructions",
 		.unit = "instructions", .baseline = i_marker.what };
 	int b, clk, insn, have_insn;
+	static const char insn_note[] =
+		"; instructions (user, kernel) by perf's counter around each batch, per pair";
+	static const char no_insn_note[] = "; no instructions: perf's counter does not count";
 	unsigned long long c0, c1;
 	double t0;
 
@@ -171,8 +175,8 @@ int main(void)
 		print_row(&i_perf, i_marker.v[BATCHES / 2], 0);
 	}
 	printf("]\n");
-	printf("BENCH-NOTE marker regions: %d batches of %d pairs, the marker's region used before; the perf pair reads a task-clock counter (read(2) twice)%s\n",
-	       BATCHES, PAIRS, have_insn ? "; instructions of user and kernel by perf_event's hardware counter around each batch, per pair (the counting read()s included)" :
-	       "; no instructions rows: perf_event's hardware instructions counter does not count here");
+	printf("BENCH-NOTE marker regions: %d batches of %d pairs, %s%s\n", BATCHES, PAIRS,
+	       "the marker's region used before; the perf pair reads a task-clock counter (read(2) twice)",
+	       have_insn ? insn_note : no_insn_note);
 	return 0;
 }

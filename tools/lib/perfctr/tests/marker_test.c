@@ -510,7 +510,8 @@ static void test_write(void)
 			ok = !strncmp(buf, "region;thread;tid;calls;tsc;tsc_seconds", 39) &&
 			     strstr(buf, line) && c.count == 7;
 		} else {
-			snprintf(line, sizeof(line), "{\"region\": \"rep\", \"threads\": [{\"thread\": 0, \"tid\": %ld, \"calls\": %llu, \"tsc\": %llu,",
+			snprintf(line, sizeof(line), "%s%ld, \"calls\": %llu, \"tsc\": %llu,",
+				 "{\"region\": \"rep\", \"threads\": [{\"thread\": 0, \"tid\": ",
 				 syscall(SYS_gettid), c.count, c.tsc);
 			ok = !strncmp(buf, "{\"format\": 1,", 13) && strstr(buf, line) &&
 			     strstr(buf, "\"region\": \"work\"");
