@@ -13,8 +13,10 @@
  * The events are those of the control in force in the thread that calls
  * perfctr_marker_init(): perfex -e's (perfex sets it up in the command,
  * inherited by its threads), or the program's own vperfctr_control().
- * Without one, the marker counts the TSC alone.  A thread that did not
- * inherit the control gets a copy of it at its first marker call.
+ * Without one, those of PERFCTR_MARKER_EVENTS, in perfex's syntax
+ * (generic and raw events: the library has no libpfm4), or else the TSC
+ * alone.  A thread that did not inherit the control gets a copy of it at
+ * its first marker call.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -24,6 +26,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "events.h"
 #include "libperfctr.h"
 #include "perfctr_marker.h"
 
@@ -201,13 +204,15 @@ fail:
 	return -1;
 }
 
-static void names_init(void)
+static void names_init(const struct perfex_events *ev)
 {
 	const char *env = getenv("PERFCTR_MARKER_NAMES");
 	char buf[32], *copy, *p, *tok;
 	unsigned int i = 0;
 
-	if (env) {
+	for (; i < ev->n && i < marker_npmcs; i++)
+		marker_names[i] = strdup(ev->name[i]);
+	if (!i && env) {
 		copy = strdup(env);
 		for (p = copy; copy && i < marker_npmcs && (tok = strsep(&p, ",")); i++)
 			marker_names[i] = strdup(tok);
@@ -217,6 +222,30 @@ static void names_init(void)
 		snprintf(buf, sizeof(buf), "pmc%u", i);
 		marker_names[i] = strdup(buf);
 	}
+}
+
+/*
+ * PERFCTR_MARKER_EVENTS into @c, which has the TSC on; as perfex -e: the
+ * same syntax and refusals (EINVAL with the reason on standard error,
+ * EBUSY while another user holds the PMU).
+ */
+static int env_events(struct vperfctr_control *c, struct perfex_events *ev)
+{
+	const char *spec = getenv("PERFCTR_MARKER_EVENTS");
+	char err[512];
+
+	if (!spec || !*spec)
+		return 0;
+	if (perfex_add_events(&marker_info, &c->cpu_control, ev, &spec, 1, err, sizeof(err))) {
+		fprintf(stderr, "perfctr marker: PERFCTR_MARKER_EVENTS: %s\n", err);
+		errno = EINVAL;
+		return -1;
+	}
+	if (c->cpu_control.nractrs && marker_info.cpu_features & PERFCTR_FEATURE_PMU_BUSY) {
+		errno = EBUSY;
+		return -1;
+	}
+	return 0;
 }
 
 static void marker_atexit(void)
@@ -232,10 +261,12 @@ static void marker_atexit(void)
  */
 int perfctr_marker_init(void)
 {
+	struct perfex_events ev;
 	struct vperfctr_control c;
 	struct vperfctr *v;
 	int err;
 
+	memset(&ev, 0, sizeof(ev));
 	pthread_mutex_lock(&marker_lock);
 	if (marker_state != MARKER_NONE) {
 		err = marker_state == MARKER_ON ? 0 : EALREADY;
@@ -252,14 +283,14 @@ int perfctr_marker_init(void)
 		memset(&c, 0, sizeof(c));
 		c.cpu_control.tsc_on = 1;
 		c.flags = VPERFCTR_CONTROL_INHERIT_THREAD;
-		if (vperfctr_control(v, &c))
+		if (env_events(&c, &ev) || vperfctr_control(v, &c))
 			goto fail_v;
 	}
 	marker_control = c;
 	marker_npmcs = control_npmcs(&c);
 	if (pthread_key_create(&marker_key, thread_exit))
 		goto fail_v;
-	names_init();
+	names_init(&ev);
 	__atomic_store_n(&marker_state, MARKER_ON, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&marker_lock);
 	if (!marker_self && thread_add(v)) {

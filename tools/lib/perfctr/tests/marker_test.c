@@ -273,6 +273,60 @@ static void test_exit_output(void)
 	       "results written at exit (JSON, 3 calls)", "status 0x%x, file: %s", status, buf);
 }
 
+/* PERFCTR_MARKER_EVENTS=@spec in a child without a control: init's errno, the sums. */
+static int env_child(const char *spec, struct perfctr_marker_counts *c)
+{
+	struct shared *sh;
+	int status, err = -1;
+	pid_t pid;
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		return -1;
+	memset(sh, 0, sizeof(*sh));
+	sh->stage = -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		setenv("PERFCTR_MARKER_EVENTS", spec, 1);
+		setenv("PERFCTR_MARKER_OUTPUT", "/dev/null", 1);
+		sh->stage = perfctr_marker_init() ? errno : 0;
+		if (!sh->stage) {
+			perfctr_marker_start("env");
+			insn_loop(N1);
+			perfctr_marker_stop("env");
+			perfctr_marker_get("env", &sh->inner);
+		}
+		exit(0);
+	}
+	if (pid > 0 && waitpid(pid, &status, 0) == pid && status == 0)
+		err = sh->stage;
+	*c = sh->inner;
+	munmap(sh, sizeof(*sh));
+	return err;
+}
+
+/* The events of PERFCTR_MARKER_EVENTS, in perfex's syntax; a bad one refused. */
+static void test_env_events(void)
+{
+	struct perfctr_marker_counts c;
+	int err;
+
+	err = env_child("no-such-event", &c);
+	result(err == EINVAL, "PERFCTR_MARKER_EVENTS: an unknown event is refused (EINVAL)",
+	       "init's errno %d (EINVAL %d)", err, EINVAL);
+	if (!have_pmc) {
+		skip("PERFCTR_MARKER_EVENTS=instructions counts",
+		     "no user-readable instructions PMC");
+		return;
+	}
+	err = env_child("instructions", &c);
+	result(err == 0 && c.count == 1 && c.nrpmcs == 1 && c.pmc[0] >= N1 &&
+	       c.pmc[0] < N1 + 10000, "PERFCTR_MARKER_EVENTS=instructions counts",
+	       "init's errno %d, %llu calls, %u PMCs, %llu instructions (a loop of %lu)", err,
+	       c.count, c.nrpmcs, c.pmc[0], N1);
+}
+
 /* One region around insn_loop(@n): its counts' increase. */
 static noinline void region_loop(const char *name, unsigned long n, struct perfctr_marker_counts *d)
 {
@@ -537,6 +591,7 @@ int main(void)
 	/* The children first: a fork copies the thread's marker but not its mapping. */
 	test_no_syscalls();
 	test_exit_output();
+	test_env_events();
 	if (setup_control(&v)) {
 		result(0, "the instructions control", "%s", perfctr_strerror(errno, &info));
 		have_pmc = 0;
