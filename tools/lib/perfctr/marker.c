@@ -212,7 +212,7 @@ static void names_init(const struct perfex_events *ev)
 
 	for (; i < ev->n && i < marker_npmcs; i++)
 		marker_names[i] = strdup(ev->name[i]);
-	if (!i && env) {
+	if (!i && env && *env) {
 		copy = strdup(env);
 		for (p = copy; copy && i < marker_npmcs && (tok = strsep(&p, ",")); i++)
 			marker_names[i] = strdup(tok);
