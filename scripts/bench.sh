@@ -46,6 +46,11 @@ run ppc64 POWER9 bench "$tmp/ppc64.patched.txt"
 # builds it, and cached), on the same bench kernels.
 run x86_64 max papi-bench "$tmp/x86_64.papi.txt"
 run ppc64 POWER9 papi-bench "$tmp/ppc64.papi.txt"
+# libperfctr's marker regions against a perf_event read() pair
+# (tools/lib/perfctr/tests/marker_bench.c): time on both, instructions
+# where perf_event's hardware counter counts (ppc64).
+run x86_64 max bench-marker "$tmp/x86_64.marker.txt"
+run ppc64 POWER9 bench-marker "$tmp/ppc64.marker.txt"
 # Instructions per switch with each setup of the timed switch rows,
 # counted by the clock under QEMU's -icount shift=0 (one CPU): exact, so
 # one boot each.
@@ -134,8 +139,10 @@ for arch, cpu, n, kinds in (('x86_64', 'qemu-tcg max', 5, ('off', 'switch')),
                               baseline=b['what'], ratio=r['median'] / b['median']))
     for r in extra:
         r['group'] = 'unused series'
-    allrows = patched + rows(f'{tmp}/{arch}.papi.txt') + rows(f'{tmp}/{arch}.icount.txt') + extra
+    allrows = (patched + rows(f'{tmp}/{arch}.papi.txt') + rows(f'{tmp}/{arch}.marker.txt') +
+               rows(f'{tmp}/{arch}.icount.txt') + extra)
     runnotes = (notes(f'{tmp}/{arch}.patched.txt') + notes(f'{tmp}/{arch}.papi.txt') +
+                notes(f'{tmp}/{arch}.marker.txt') +
                 [n for n in notes(f'{tmp}/{arch}.icount.txt') if '(icount)' in n])
     if arch in INSN_ARCHES:
         ins, ins_notes = insn_rows(arch)

@@ -14,6 +14,9 @@
 #                                       | bench-off | bench-switch
 #                                       | bench-insns[-base|-off] (ppc64)
 #                                       | bench-icount[-base|-off]
+#                                       | bench-marker (marker_bench:
+#                                       libperfctr's marker regions
+#                                       against perf_event read() pairs)
 #                                       (instructions per switch by the
 #                                       clock, under -icount shift=0, one
 #                                       CPU; -base, -off: the unpatched
@@ -55,7 +58,7 @@ ppc64be) arch=ppc32 ;;	# ppc32 user space on the big-endian ppc64 kernel
 esac
 src=$CACHE/src out=$CACHE/build/$label kout=$out
 [[ $mode == bench || $mode == bench-switch || $mode == bench-memory || $mode == papi-bench ||
-   $mode == bench-icount ]] &&
+   $mode == bench-icount || $mode == bench-marker ]] &&
 	kout=$CACHE/build/$arch-bench
 [[ $mode == bench-base ]] && kout=$CACHE/build/$arch-bench-base
 [[ $mode == bench-off ]] && kout=$CACHE/build/$arch-bench-off
@@ -96,7 +99,7 @@ build_tests "$CACHE/tests/$label" "$cc"
 if [[ $mode == kselftest ]]; then
 	build_lib "$CACHE/tests/$label-lib" "$cc"
 	cp "$CACHE/tests/$label-lib/"{perfex,perfctr-selftest} "$work/root/tests/"
-	cp "$CACHE/tests/$label-lib/tests/libperfctr_test" "$work/root/tests/"
+	cp "$CACHE/tests/$label-lib/tests/"{libperfctr_test,marker_test} "$work/root/tests/"
 	cp "$CACHE/tests/$label-lib/examples/"{self,signal} "$work/root/tests/"
 	# perfctr 2.7's own self and signal, against the installed library.
 	P27_NAMES=
@@ -111,6 +114,10 @@ if [[ $mode == kselftest ]]; then
 		cp "$CACHE/tests/$label-lib-ia32/tests/libperfctr_test" \
 			"$work/root/tests/libperfctr_test_ia32"
 	fi
+fi
+if [[ $mode == bench-marker ]]; then
+	build_lib "$CACHE/tests/$label-lib" "$cc"
+	cp "$CACHE/tests/$label-lib/tests/marker_bench" "$work/root/tests/"
 fi
 cp "$CACHE/tests/$label"/perfctr_{test,pmc_test,demo,bench} "$work/root/tests/"
 [[ $arch == ppc32 ]] && cp "$CACHE/tests/$label/perfctr_ppc32_test" "$work/root/tests/"
@@ -165,12 +172,14 @@ if [[ $arch != x86_64 || $mode == papi* ]]; then
 		bench-icount) echo "raw-bench ./perfctr_bench --insns-per-switch-icount" ;;
 		bench-icount-*) echo "raw-bench ./perfctr_bench --insns-per-switch-icount --no-perfctr" ;;
 		bench-memory) echo "raw-bench ./perfctr_bench --memory" ;;
+		bench-marker) echo "raw-bench ./marker_bench" ;;
 		bench-*) echo "raw-bench ./perfctr_bench --switch-only" ;;
 		papi*) ;;	# papi_pack wrote the run file
 		*) echo "T64 ./perfctr_test"
 		   if [[ $arch != i386 ]]; then echo "T64 ./perfctr_pmc_test"; fi
 		   if [[ $arch == ppc32 ]]; then echo "T64 ./perfctr_ppc32_test"; fi
 		   echo "LIB ./libperfctr_test --perfex ./perfex --examples ."
+		   echo "MRK ./marker_test"
 		   echo "SEL ./perfctr-selftest"
 		   echo "P27self ./perfctr27_self"
 		   echo "P27signal ./perfctr27_signal" ;;
@@ -199,6 +208,8 @@ if [ "$mode" = demo ]; then
 	./perfctr_demo; echo "PERFCTR-EXIT demo \$?"
 elif [ "$mode" = bench ]; then
 	./perfctr_bench; echo "PERFCTR-EXIT bench \$?"
+elif [ "$mode" = bench-marker ]; then
+	./marker_bench; echo "PERFCTR-EXIT bench \$?"
 elif [ "$mode" = bench-memory ]; then
 	./perfctr_bench --memory; echo "PERFCTR-EXIT bench \$?"
 elif [ "$mode" = bench-icount ]; then
@@ -213,6 +224,8 @@ else
 	./perfctr_test_ia32 2>&1 | sed 's/^/T32: /'; echo "PERFCTR-EXIT 32"
 	./libperfctr_test --perfex ./perfex --examples . 2>&1 | sed 's/^/LIB: /'
 	echo "PERFCTR-EXIT lib"
+	./marker_test 2>&1 | sed 's/^/MRK: /'
+	echo "PERFCTR-EXIT marker"
 	./libperfctr_test_ia32 --perfex ./perfex_ia32 2>&1 | sed 's/^/L32: /'
 	echo "PERFCTR-EXIT lib32"
 	./perfctr-selftest > /tmp/selftest.out 2>&1; st=\$?
@@ -347,7 +360,7 @@ report() {	# line-prefix suite: KTAP results of lines starting with the prefix
 }
 # Show the failures' diagnostics.
 grep -E '^T(64|32): #' "$console" | grep -B2 -A6 -E 'Expected|FAIL' | head -60 || true
-grep -E '^L(IB|32): (not ok|#)' "$console" | head -40 || true
+grep -E '^(L(IB|32)|MRK): (not ok|#)' "$console" | head -40 || true
 if [[ $arch == x86_64 ]]; then
 	# run_kselftest.sh: the programs' results, and the tests nested in them.
 	report 'T64: ' kselftest-runner
@@ -358,6 +371,7 @@ fi
 [[ $arch == x86_64 ]] && report 'T32: ' kselftest-ia32
 report 'LIB: ' libperfctr
 [[ $arch == x86_64 ]] && report 'L32: ' libperfctr-ia32
+report 'MRK: ' marker
 # perfctr-selftest: QEMU's ppc64 counts instructions exactly, so there its
 # instructions check must pass; x86 under TCG skips the PMC checks.
 need=

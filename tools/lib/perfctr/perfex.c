@@ -23,8 +23,14 @@
  * The output file (-o) is opened once the command runs: a run that
  * fails before, or a command that cannot be executed, leaves an
  * existing file as it was.  output.c prints the counts.
+ *
+ * --marker: the command's marker API (perfctr_marker(3), likwid's
+ * macros) writes its per-region table at exit to a temporary file perfex
+ * names in the environment, in perfex's output format and with perfex's
+ * event names; perfex prints it after the counts.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <sched.h>
 #include <signal.h>
@@ -59,6 +65,8 @@ static void usage(FILE *f)
 		"  -I MSECS                  perf stat's interval printing: refused (perfex\n"
 		"                            reads the counters once, when the command exits)\n"
 		"  -l, --list                list the events of this CPU\n"
+		"  --marker                  print the regions of the command's marker API\n"
+		"                            (perfctr_marker(3), likwid's macros) after the counts\n"
 		"  -o FILE, --output=FILE    write the counts to FILE (default: stderr),\n"
 		"                            opened once the command runs\n"
 		"  -j, --json, --json-output write the counts as perf stat -j's JSON lines\n"
@@ -190,6 +198,47 @@ static void print_info(const struct perfctr_info *info)
 	fflush(stdout);
 }
 
+/*
+ * --marker: the environment of the command's marker (perfctr_marker(3)):
+ * where it writes its table at exit, in which format, and the events' names.
+ */
+static int marker_env(const char *path, int json, const char *sep, const struct perfex_events *ev,
+		      unsigned int n)
+{
+	char names[1024] = "";
+	size_t len = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		len += snprintf(names + len, len < sizeof(names) ? sizeof(names) - len : 0,
+				"%s%s", i ? "," : "", ev->name[i]);
+	if (len >= sizeof(names))
+		names[0] = 0;	/* too long: the marker says pmc0, pmc1... */
+	return setenv("PERFCTR_MARKER_OUTPUT", path, 1) ||
+	       setenv("PERFCTR_MARKER_FORMAT", json ? "json" : sep ? "csv" : "text", 1) ||
+	       (sep && setenv("PERFCTR_MARKER_SEP", sep, 1)) ||
+	       setenv("PERFCTR_MARKER_NAMES", names, 1);
+}
+
+/* --marker: the command's table after the counts, or why there is none. */
+static void marker_copy(FILE *out, int fd)
+{
+	char buf[4096];
+	ssize_t n;
+	int any = 0;
+
+	if (!out || lseek(fd, 0, SEEK_SET))
+		return;
+	fflush(out);
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		fwrite(buf, 1, n, out);
+		any = 1;
+	}
+	if (!any)
+		fprintf(stderr, "%s: --marker: %s\n", prog,
+			"the command wrote no regions (no perfctr_marker_init(), or likwid's macros without -DLIKWID_PERFMON)");
+}
+
 /* perfex's and libperfctr's versions, and the kernel's perfctr driver's. */
 static void print_version(void)
 {
@@ -236,7 +285,7 @@ static FILE *open_output(const char *name, int *failed)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_NO_INHERIT = 256, OPT_INHERIT, OPT_JSON_PERFCTR, OPT_VERSION };
+	enum { OPT_NO_INHERIT = 256, OPT_INHERIT, OPT_JSON_PERFCTR, OPT_VERSION, OPT_MARKER };
 	static const struct option opts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "info", no_argument, NULL, 'i' },
@@ -244,6 +293,7 @@ int main(int argc, char **argv)
 		{ "interval-print", required_argument, NULL, 'I' },
 		{ "no-inherit", no_argument, NULL, OPT_NO_INHERIT },
 		{ "list", no_argument, NULL, 'l' },
+		{ "marker", no_argument, NULL, OPT_MARKER },
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "json-output", no_argument, NULL, 'j' },
@@ -260,7 +310,8 @@ int main(int argc, char **argv)
 	struct perfctr_info info;
 	int opt, info_opt = 0, list = 0, json = 0, sv[2], fd, err, status;
 	const char *outname = NULL, *sep = NULL, **specs;
-	int nspecs = 0, bind, exec_fd, exec_failed = 0, out_failed = 0;
+	int nspecs = 0, bind, exec_fd, exec_failed = 0, out_failed = 0, marker = 0, mfd = -1;
+	char mpath[] = "/tmp/perfex-marker.XXXXXX";
 	char errbuf[1024], what[64], exec_what[64];
 	struct timespec t0, t1;
 	cpu_set_t cpus;
@@ -294,6 +345,9 @@ int main(int argc, char **argv)
 			break;
 		case 'l':
 			list = 1;
+			break;
+		case OPT_MARKER:
+			marker = 1;
 			break;
 		case 'o':
 			outname = optarg;
@@ -369,13 +423,26 @@ int main(int argc, char **argv)
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		die("socketpair: %s: perfex needs a kernel with CONFIG_NET and CONFIG_UNIX",
 		    strerror(errno));
+	/* The marker's table: a file the command writes by name, removed below. */
+	if (marker) {
+		mfd = mkostemp(mpath, O_CLOEXEC);
+		if (mfd < 0)
+			die("--marker: %s: %s", mpath, strerror(errno));
+	}
 	fflush(NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		if (marker)
+			unlink(mpath);
 		die("fork: %s", strerror(errno));
+	}
 	if (pid == 0) {
 		close(sv[0]);
+		if (marker && marker_env(mpath, json, sep, &ev, control.cpu_control.nractrs)) {
+			send_state(sv[1], errno, -1, "setenv");
+			_exit(127);
+		}
 		if (bind && sched_setaffinity(0, sizeof(cpus), &cpus)) {
 			send_state(sv[1], errno, -1, "sched_setaffinity");
 			_exit(127);
@@ -421,6 +488,8 @@ int main(int argc, char **argv)
 			die("waitpid: %s", strerror(errno));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	counts.elapsed = seconds(&t0, &t1);
+	if (marker)
+		unlink(mpath);
 	if (err) {
 		if (!strcmp(what, EXPLAINED))
 			return 125;
@@ -451,6 +520,8 @@ int main(int argc, char **argv)
 		perfex_print_csv(out, &report, sep);
 	else
 		perfex_print_text(out, &report);
+	if (marker)
+		marker_copy(out, mfd);
 	if (out != stderr && fclose(out))
 		die("%s: %s", outname, strerror(errno));
 	if (out_failed)

@@ -39,7 +39,8 @@ dest=$out/dest
 rm -rf "$dest"
 make -s -C "$src" OUTPUT="$out/gcc/" PREFIX=/opt/perfctr DESTDIR="$dest" install >/dev/null 2>&1
 st=0
-for f in include/libperfctr.h include/perfctr_read.h \
+for f in include/libperfctr.h include/perfctr_read.h include/perfctr_marker.h \
+	 include/perfctr/likwid-marker.h \
 	 include/perfctr/linux/perfctr.h include/perfctr/asm/perfctr.h \
 	 lib/libperfctr.a lib/libperfctr.so.3 lib/libperfctr.so \
 	 lib/pkgconfig/libperfctr.pc bin/perfex share/man/man1/perfex.1 \
@@ -66,7 +67,7 @@ result $st "make install: a man page for every name in libperfctr(3)"
 st=0 names=
 inc=$dest/opt/perfctr/include
 for h in "$inc/libperfctr.h" "$inc/perfctr_read.h" "$inc/perfctr/linux/perfctr.h" \
-	 "$inc/perfctr/asm/perfctr.h"; do
+	 "$inc/perfctr/asm/perfctr.h" "$inc/perfctr_marker.h" "$inc/perfctr/likwid-marker.h"; do
 	[ -e "$h" ] || { echo "# not installed: $h"; st=1; continue; }
 	names="$names $(gcc -fpreprocessed -dD -E -P -x c "$h" 2>/dev/null | sed -nE \
 		-e 's/^#[[:space:]]*define[[:space:]]+([A-Za-z_][A-Za-z0-9_]*)\(.*/\1/p' \
@@ -89,6 +90,51 @@ PKG_CONFIG_SYSROOT_DIR=$dest PKG_CONFIG_LIBDIR=$dest/opt/perfctr/lib/pkgconfig \
 	sh -c 'gcc -Wall -Wextra -Werror -o "$2/readme_example" "$1/tests/readme_example.c" \
 		$(pkg-config --cflags --libs libperfctr)' sh "$src" "$out"
 result $? "pkg-config: the README's example compiles and links against the installation alone"
+
+# likwid-instrumented code against the installed likwid-marker.h, as C
+# and C++, with LIKWID_PERFMON (the macros call the marker API: linked
+# with libperfctr alone) and without (the macros vanish: nothing of the
+# marker may remain in the object).
+cat >"$out/likwid_user.c" <<'EOT'
+#include <likwid-marker.h>
+int main(void)
+{
+	int nevents = 4, count = 0;
+	double events[4], time = 0;
+
+	LIKWID_MARKER_INIT;
+	LIKWID_MARKER_THREADINIT;
+	LIKWID_MARKER_SWITCH;
+	LIKWID_MARKER_REGISTER("solve");
+	LIKWID_MARKER_START("solve");
+	LIKWID_MARKER_STOP("solve");
+	LIKWID_MARKER_GET("solve", &nevents, events, &time, &count);
+	LIKWID_MARKER_RESET("solve");
+	LIKWID_MARKER_CLOSE;
+	(void)nevents; (void)events; (void)time; (void)count;
+	return 0;
+}
+EOT
+st=0
+for c in gcc g++; do
+	x=c; [ $c = g++ ] && x=c++
+	for def in -DLIKWID_PERFMON ""; do
+		pc=$dest/opt/perfctr/lib/pkgconfig
+		if ! PKG_CONFIG_SYSROOT_DIR=$dest PKG_CONFIG_LIBDIR=$pc \
+			sh -c '$1 -Wall -Wextra -Werror $2 -x $3 -o "$4" "$5" -x none \
+				$(pkg-config --cflags --libs --static libperfctr) -static' sh \
+			"$c" "$def" "$x" "$out/likwid_user" "$out/likwid_user.c"; then
+			echo "# $c $def: does not build"; st=1; continue
+		fi
+		syms=$(nm "$out/likwid_user" | grep -c ' T perfctr_marker_')
+		if [ -n "$def" ] && [ "$syms" -lt 8 ]; then
+			echo "# $c $def: the marker's functions are not linked ($syms)"; st=1
+		elif [ -z "$def" ] && [ "$syms" -ne 0 ]; then
+			echo "# $c without LIKWID_PERFMON: $syms marker functions linked"; st=1
+		fi
+	done
+done
+result $st "likwid-marker.h: C and C++, with and without -DLIKWID_PERFMON (pkg-config's flags)"
 
 # Man pages: no warnings from man (groff), nor from mandoc if present.
 # The .so links are checked where they resolve: in the installed tree.

@@ -3,17 +3,23 @@
 #
 # Run on a machine (or guest) booted with the perfctr kernel:
 #   guest-run.sh [DIR]    DIR holds libperfctr_test and perfex (default:
-#                         this script's directory), and the examples
-#                         self and signal in DIR/examples or DIR
+#                         this script's directory), marker_test if built,
+#                         and the examples self and signal in
+#                         DIR/examples or DIR
 # Prints TAP lines from libperfctr_test (which runs perfex and the
-# examples end to end) and a final "libperfctr: N passed, N failed"
-# summary line.
+# examples end to end) and marker_test, and a final "libperfctr: N
+# passed, N failed" summary line.
 dir=${1:-$(dirname "$0")}
 ex=$dir/examples
 [ -x "$ex/self" ] || ex=$dir
 cd /tmp 2>/dev/null || cd /
 out=$("$dir/libperfctr_test" --perfex "$dir/perfex" --examples "$ex" 2>&1)
 rc=$?
+if [ -x "$dir/marker_test" ]; then
+	mout=$("$dir/marker_test" 2>&1) || rc=1
+	out="$out
+$mout"
+fi
 echo "$out"
 pass=$(echo "$out" | grep -c '^ok ')
 fail=$(echo "$out" | grep -c '^not ok ')

@@ -7,6 +7,8 @@
  *                                       run the tests (and the examples
  *                                       self and signal found in DIR)
  *   libperfctr_test --spin MS [--exit N]   busy-loop MS ms, exit N
+ *   libperfctr_test --marked N          N start/stop pairs of region "r" in
+ *                                       the main thread and in a second one
  */
 #include <errno.h>
 #include <pthread.h>
@@ -27,36 +29,33 @@
 #include <unistd.h>
 
 #include <libperfctr.h>
+#include <perfctr_marker.h>
 
 #include "../compiler.h"
+#include "tap.h"
 
-static int nr_test, nr_fail;
-
-static __printf(3, 4) void result(int ok, const char *name, const char *fmt, ...);
-static void result(int ok, const char *name, const char *fmt, ...)
+/* "--marked N": a marked program, as perfex --marker runs one. */
+static void *marked_thread(void *arg)
 {
-	va_list ap;
+	int i, n = *(int *)arg;
 
-	printf("%sok %d %s", ok ? "" : "not ", ++nr_test, name);
-	/* Diagnostics on failure only: errno is stale after a success. */
-	if (!ok && fmt && fmt[0] && fmt[1]) {
-		printf(" # ");
-		va_start(ap, fmt);
-		vprintf(fmt, ap);
-		va_end(ap);
-	}
-	printf("\n");
-	fflush(stdout);
-	if (!ok)
-		nr_fail++;
+	for (i = 0; i < n; i++)
+		if (perfctr_marker_start("r") || perfctr_marker_stop("r"))
+			return (void *)1L;
+	return NULL;
 }
 
-#define CHECK(cond, name, ...) result(!!(cond), name, " " __VA_ARGS__)
-
-static void skip(const char *name, const char *why)
+static int marked(int n)
 {
-	printf("ok %d %s # SKIP %s\n", ++nr_test, name, why);
-	fflush(stdout);
+	void *ret = (void *)1L;
+	pthread_t t;
+
+	if (perfctr_marker_init())
+		return 1;
+	if (marked_thread(&n) || pthread_create(&t, NULL, marked_thread, &n) ||
+	    pthread_join(t, &ret) || ret)
+		return 1;
+	return 0;	/* the marker writes its table at exit */
 }
 
 static double now_ms(void)
@@ -1090,6 +1089,51 @@ static int run_as(unsigned int id, char *const argv[], const char *out, char *bu
  * root in the guests): perfex must name the setting that refuses and the
  * holder of the PMU, before it runs the command.
  */
+/* perfex --marker: the command's regions after its counts, per thread and summed. */
+static void test_perfex_marker(const char *perfex, const char *self)
+{
+	const char *tmp = "/tmp/perfex-marker-test.out";
+	char buf[8192], *last;
+	int rc;
+
+	if (access(perfex, X_OK)) {
+		skip("perfex --marker", "no perfex binary");
+		return;
+	}
+	{
+		char *const argv[] = { (char *)perfex, "--marker", "-x", ",", "--", (char *)self,
+				       "--marked", "5", NULL };
+
+		rc = run(argv, tmp, buf, sizeof(buf));
+		CHECK(rc == 0 && strstr(buf, "\nregion,thread,tid,calls,tsc,tsc_seconds") &&
+		      strstr(buf, "\nr,0,") && strstr(buf, "\nr,1,") && strstr(buf, "\nr,all,,10,"),
+		      "perfex --marker -x ,: the regions per thread and summed (2 threads, 10 calls)",
+		      "rc %d: %s", rc, buf);
+	}
+	{
+		char *const argv[] = { (char *)perfex, "--marker", "--json-perfctr", "--",
+				       (char *)self, "--marked", "3", NULL };
+
+		rc = run(argv, tmp, buf, sizeof(buf));
+		last = strstr(buf, "\n{\"format\": 1, \"cpu_khz\"");
+		CHECK(rc == 0 && last && strstr(last, "{\"region\": \"r\", \"threads\": [") &&
+		      strstr(last, "\"total\": {\"calls\": 6,") &&
+		      json_value(json_skip_ws(last + 1)),
+		      "perfex --marker --json-perfctr: the regions as a JSON object of their own",
+		      "rc %d: %s", rc, buf);
+	}
+	{
+		char *const argv[] = { (char *)perfex, "--marker", "--", (char *)self,
+				       "--spin", "1", NULL };
+
+		rc = run(argv, tmp, buf, sizeof(buf));
+		CHECK(rc == 0 && strstr(buf, "--marker: the command wrote no regions"),
+		      "perfex --marker: a command without the marker API is said to have none",
+		      "rc %d: %s", rc, buf);
+	}
+	unlink(tmp);
+}
+
 static void test_errors(const char *perfex, const char *self)
 {
 	char old[64], old2[64], buf[4096];
@@ -1240,6 +1284,8 @@ int main(int argc, char **argv)
 					code = atoi(argv[i + 1]);
 			return code;
 		}
+		if (!strcmp(argv[i], "--marked") && i + 1 < argc)
+			return marked(atoi(argv[i + 1]));
 		if (!strcmp(argv[i], "--tree") && i + 2 < argc)
 			return tree(atoi(argv[i + 1]), atof(argv[i + 2]));
 		if (!strcmp(argv[i], "--perfex") && i + 1 < argc)
@@ -1261,6 +1307,7 @@ int main(int argc, char **argv)
 	test_remote();
 	test_siginfo();
 	test_perfex(perfex ? perfex : "./perfex", argv[0]);
+	test_perfex_marker(perfex ? perfex : "./perfex", argv[0]);
 	test_errors(perfex ? perfex : "./perfex", argv[0]);
 	if (examples)
 		test_examples(examples);
