@@ -1703,6 +1703,17 @@ static int vperfctr_exclude_cpus(struct task_struct *tsk, const struct cpumask *
 	return err;
 }
 
+/* Would vperfctr_exclude_cpus() leave @tsk an active CPU? */
+static bool vperfctr_cpus_left(struct task_struct *tsk, const struct cpumask *forbidden)
+{
+	unsigned int cpu;
+
+	for_each_cpu_andnot(cpu, &tsk->cpus_mask, forbidden)
+		if (cpu_active(cpu))
+			return true;
+	return false;
+}
+
 /* sys_vperfctr_control() */
 static int do_vperfctr_control(struct vperfctr *perfctr,
 			       const struct vperfctr_control __user *argp)
@@ -1745,6 +1756,11 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	if (err)
 		goto out;
 	forbidden_on = vperfctr_forbidden_cpus(next, forbidden);
+	if (ctl->flags & VPERFCTR_CONTROL_VALIDATE) {
+		/* Checked only: EINVAL where no allowed CPU would be left. */
+		err = forbidden_on && !vperfctr_cpus_left(tsk, forbidden) ? -EINVAL : 0;
+		goto out;
+	}
 	had_pmu = perfctr->has_pmu;
 	if (perfctr_cstatus_nrctrs(next->cstatus)) {
 		err = vperfctr_get_pmu(perfctr);

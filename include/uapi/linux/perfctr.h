@@ -255,9 +255,15 @@ struct vperfctr_state {
 #define VPERFCTR_CONTROL_INHERIT	0x2
 /* A thread created with CLONE_THREAD inherits. */
 #define VPERFCTR_CONTROL_INHERIT_THREAD	0x4
+/*
+ * Only check the control as vperfctr_control() would, and change nothing:
+ * no counter, sum or affinity, and no PMU reservation (so no EBUSY).
+ */
+#define VPERFCTR_CONTROL_VALIDATE	0x8
 #define VPERFCTR_CONTROL_FLAGS		(VPERFCTR_CONTROL_CLOEXEC | \
 					 VPERFCTR_CONTROL_INHERIT | \
-					 VPERFCTR_CONTROL_INHERIT_THREAD)
+					 VPERFCTR_CONTROL_INHERIT_THREAD | \
+					 VPERFCTR_CONTROL_VALIDATE)
 
 /* vperfctr_open() creat argument */
 #define VPERFCTR_OPEN_CREAT		0x1

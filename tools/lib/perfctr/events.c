@@ -1504,6 +1504,7 @@ static int add_event(const struct perfctr_info *info, struct perfctr_cpu_control
 		code = cc->pmc_map[i] == 4 ? 0x500fa : 0x600f4;
 #endif
 	cc->nractrs = i + 1;
+	ev->placed[i] = !!at;
 	ev->name[i] = fstr ? fstr : name;
 	if (fstr)
 		free(name);
@@ -1619,6 +1620,82 @@ int perfex_check_events(const char *const *specs, unsigned int n, char *err, siz
 		free(list);
 	}
 	return r ? -1 : 0;
+}
+
+/* The counters of @mask in words: "2", "2 or 3", "0, 1 or 3". */
+static void counter_list(unsigned int mask, char *buf, size_t len)
+{
+	unsigned int k, left = __builtin_popcount(mask);
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (k = 0; k < 32 && at < len; k++) {
+		if (!(mask & (1U << k)))
+			continue;
+		left--;
+		at += snprintf(buf + at, len - at, "%u%s", k,
+			       !left ? "" : left == 1 ? " or " : ", ");
+	}
+}
+
+/* Augmenting path: give event @i a counter of @ok[i], moving others. */
+static int place_one(unsigned int i, const unsigned int *ok, int *owner, unsigned int *seen)
+{
+	unsigned int k;
+
+	for (k = 0; k < 32; k++) {
+		if (!(ok[i] & (1U << k)) || *seen & (1U << k))
+			continue;
+		*seen |= 1U << k;
+		if (owner[k] < 0 || place_one(owner[k], ok, owner, seen)) {
+			owner[k] = i;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int perfex_place_events(struct perfctr_cpu_control *cc, const struct perfex_events *ev,
+			const unsigned int *ok, char *err, size_t errlen)
+{
+	unsigned int i, k, pinned = 0, seen, n = cc->nractrs;
+	int owner[32];
+	char can[128];
+
+	for (k = 0; k < 32; k++)
+		owner[k] = -1;
+	for (i = 0; i < n; i++) {
+		if (cc->pmc_map[i] >= 32 || !ev->placed[i])
+			continue;
+		counter_list(ok[i], can, sizeof(can));
+		if (!ok[i])
+			return fail(err, errlen,
+				    "counter %u cannot count %s; no counter of this CPU can",
+				    cc->pmc_map[i], ev->name[i]);
+		if (!(ok[i] & (1U << cc->pmc_map[i])))
+			return fail(err, errlen, "counter %u cannot count %s; it can use %s",
+				    cc->pmc_map[i], ev->name[i], can);
+		owner[cc->pmc_map[i]] = i;
+		pinned |= 1U << cc->pmc_map[i];
+	}
+	for (i = 0; i < n; i++) {
+		if (cc->pmc_map[i] >= 32 || ev->placed[i])
+			continue;
+		if (!ok[i])
+			return fail(err, errlen, "%s: no general counter of this CPU can count it",
+				    ev->name[i]);
+		seen = pinned;
+		if (!place_one(i, ok, owner, &seen)) {
+			counter_list(ok[i], can, sizeof(can));
+			return fail(err, errlen,
+				    "%s: it can use counter %s only, which the other events need",
+				    ev->name[i], can);
+		}
+	}
+	for (k = 0; k < 32; k++)
+		if (owner[k] >= 0)
+			cc->pmc_map[owner[k]] = k;
+	return 0;
 }
 
 int perfex_add_events(const struct perfctr_info *info, struct perfctr_cpu_control *cc,

@@ -53,6 +53,7 @@ struct perfex_events {
 	unsigned int core[PERFCTR_NRCTRS];	/* PERFEX_CORE_* */
 	unsigned int counts[PERFCTR_NRCTRS];	/* PERFEX_COUNTS_*, when known from the name */
 	unsigned int plm[PERFCTR_NRCTRS];	/* PERFEX_PLM_*; 0: raw, not known */
+	unsigned char placed[PERFCTR_NRCTRS];	/* the counter was named (@pmc) */
 	struct perfex_pmu pmu;		/* filled by the first perfex_add_event() unless known */
 };
 
@@ -78,6 +79,16 @@ int perfex_add_event(const struct perfctr_info *info, struct perfctr_cpu_control
 int perfex_add_events(const struct perfctr_info *info, struct perfctr_cpu_control *cc,
 		      struct perfex_events *ev, const char *const *specs, unsigned int n,
 		      char *err, size_t errlen);
+/*
+ * x86: put the general-counter events of @cc on counters that can count
+ * them.  @ok[i] is the mask of general counters event i may use (the
+ * kernel's answer, VPERFCTR_CONTROL_VALIDATE: perf's constraints); an
+ * event placed by the user (@pmc) stays where it is, the others move.
+ * 0 with @cc->pmc_map[] rewritten, or -1 with the reason in @err:
+ * "counter 0 cannot count X; it can use 2 or 3".
+ */
+int perfex_place_events(struct perfctr_cpu_control *cc, const struct perfex_events *ev,
+			const unsigned int *ok, char *err, size_t errlen);
 /*
  * Without perfctr_info(): 0 if every event of @specs[0..@n-1] is raw
  * syntax, one of perf's generic names or a name libpfm4 knows; else -1

@@ -108,6 +108,67 @@ static void explain(const char *call, int err, const struct perfctr_info *info)
 		fprintf(stderr, "%s: %s\n", prog, why);
 }
 
+/*
+ * x86: put each event on a counter that can count it, as the kernel says
+ * (VPERFCTR_CONTROL_VALIDATE, which asks perf's event constraints), and
+ * name the event the kernel would refuse.  POWER's events name their PMC;
+ * the other x86 models (P5, P6, P4) are placed as given.  On a kernel
+ * without VPERFCTR_CONTROL_VALIDATE nothing is learnt: the control goes
+ * as it is, and the kernel's answer is explained in the child.
+ */
+#ifndef _ARCH_PPC
+static void place_events(struct vperfctr_control *control, struct perfex_events *ev)
+{
+	struct perfctr_cpu_control *cc = &control->cpu_control;
+	unsigned int ok[PERFCTR_NRCTRS] = { 0 }, i, k;
+	struct vperfctr_control c;
+	char errbuf[512];
+	int fd;
+
+	if (!cc->nractrs || ev->pmu.model < PERFEX_MODEL_INTEL_ARCH ||
+	    ev->pmu.model > PERFEX_MODEL_AMD_ZEN4)
+		return;
+	fd = perfctr_sys_vopen(0, VPERFCTR_OPEN_CREAT);
+	if (fd < 0)
+		return;
+	c = *control;
+	c.flags |= VPERFCTR_CONTROL_VALIDATE;
+	if (!perfctr_sys_vcontrol(fd, &c) || (errno != EINVAL && errno != EOPNOTSUPP))
+		goto out;
+	memset(&c, 0, sizeof(c));
+	c.cpu_control.tsc_on = 1;
+	c.flags = VPERFCTR_CONTROL_VALIDATE;
+	if (perfctr_sys_vcontrol(fd, &c))
+		goto out;		/* no VPERFCTR_CONTROL_VALIDATE */
+	c.cpu_control.nractrs = 1;
+	for (i = 0; i < cc->nractrs; i++) {
+		if (cc->pmc_map[i] >= 32)
+			continue;	/* a fixed counter: its own event */
+		c.cpu_control.evntsel[0] = cc->evntsel[i];
+		c.cpu_control.evntsel_high[0] = cc->evntsel_high[i];
+		for (k = 0; k < ev->pmu.ngeneral && k < 32; k++) {
+			c.cpu_control.pmc_map[0] = k;
+			if (!perfctr_sys_vcontrol(fd, &c))
+				ok[i] |= 1U << k;
+			else if (errno == EOPNOTSUPP)
+				die("%s: %s", ev->name[i],
+				    "needs more than its counter (an extra register such as OFFCORE_RSP's or the load-latency threshold, an AMD counter pair, or the sibling hyperthread kept idle), which perfctr does not program");
+		}
+	}
+	if (perfex_place_events(cc, ev, ok, errbuf, sizeof(errbuf)))
+		die("%s", errbuf);
+out:
+	perfctr_sys_vunlink(fd);
+	close(fd);
+}
+#else
+static void place_events(struct vperfctr_control *control, struct perfex_events *ev)
+{
+	(void)control;
+	(void)ev;
+}
+#endif
+
 /* The child's failed call it explained itself (send_state()'s what). */
 #define EXPLAINED	"(explained)"
 
@@ -409,6 +470,7 @@ int main(int argc, char **argv)
 		perfex_list_events(stdout, &info);
 	if (optind >= argc)
 		return 0;
+	place_events(&control, &ev);
 	/* Events while another user holds the PMU: refused before the command runs. */
 	if (control.cpu_control.nractrs && info.cpu_features & PERFCTR_FEATURE_PMU_BUSY) {
 		explain("the PMU is busy (perfctr_info)", EBUSY, &info);

@@ -809,6 +809,55 @@ static void test_sysfs_generic(void)
 }
 
 /* Run test_model() under each model's libpfm4 PMU, in a child. */
+/*
+ * perfex_place_events(): the kernel's answers (VPERFCTR_CONTROL_VALIDATE,
+ * perf's constraints) simulated here as masks, from Haswell's table:
+ * L1D_PEND_MISS.PENDING on counter 2 only.
+ */
+static void test_placement(void)
+{
+	struct perfctr_cpu_control cc;
+	struct perfex_events ev;
+	unsigned int ok[PERFCTR_NRCTRS] = { 0x4, 0xf, 0x3 };
+	char err[512] = "";
+	int r;
+
+	memset(&cc, 0, sizeof(cc));
+	memset(&ev, 0, sizeof(ev));
+	cc.nractrs = 4;
+	cc.pmc_map[0] = 0;		/* first free: the kernel would refuse it */
+	cc.pmc_map[1] = 1;
+	cc.pmc_map[2] = 2;
+	cc.pmc_map[3] = 0x40000001;	/* a fixed counter: stays */
+	ev.name[0] = "L1D_PEND_MISS.PENDING";
+	ev.name[1] = "INST_RETIRED.ANY_P";
+	ev.name[2] = "BR_INST_RETIRED.ALL_BRANCHES";
+	ev.name[3] = "cycles";
+	r = perfex_place_events(&cc, &ev, ok, err, sizeof(err));
+	check(!r && cc.pmc_map[0] == 2 && cc.pmc_map[1] != cc.pmc_map[2] &&
+	      ok[1] & (1U << cc.pmc_map[1]) && ok[2] & (1U << cc.pmc_map[2]) &&
+	      cc.pmc_map[3] == 0x40000001,
+	      "placement: each event on a counter that can count it", err);
+	/* Named by the user (@0): kept, and refused with where it can go. */
+	cc.pmc_map[0] = 0;
+	ev.placed[0] = 1;
+	ok[0] = 0xc;
+	r = perfex_place_events(&cc, &ev, ok, err, sizeof(err));
+	check(r && !strcmp(err, "counter 0 cannot count L1D_PEND_MISS.PENDING; it can use 2 or 3"),
+	      "placement: a named counter that cannot count the event", err);
+	/* Two events for one counter. */
+	ev.placed[0] = 0;
+	ok[0] = 0x4;
+	ok[1] = 0x4;
+	r = perfex_place_events(&cc, &ev, ok, err, sizeof(err));
+	check(r && strstr(err, "it can use counter 2 only, which the other events need"),
+	      "placement: two events need counter 2", err);
+	ok[0] = 0;
+	r = perfex_place_events(&cc, &ev, ok, err, sizeof(err));
+	check(r && strstr(err, "PENDING: no general counter of this CPU can count it"),
+	      "placement: an event no counter can count", err);
+}
+
 static void test_models(const char *self)
 {
 	char cmd[1024];
@@ -890,6 +939,7 @@ int main(int argc, char **argv)
 	test_hybrid();
 	test_ipc();
 	test_sysfs_generic();
+	test_placement();
 	test_models(argv[0]);
 	printf("1..%d\n", n);
 	return fails != 0;

@@ -1111,17 +1111,22 @@ TEST(perf_and_perfctr_exclude_each_other)
 		SKIP(return, "no PMC model on this CPU");
 	fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
 	ASSERT_LE(0, fd);
-	/* The TSC alone does not hold the PMU. */
+	/* The TSC alone does not hold the PMU, nor a PMC control validated. */
 	vperfctr_control_tsc(&tsc, 1);
 	ASSERT_EQ(0, vperfctr_control(fd, &tsc));
+	amode(&c, MMCR0_FCS, 1, map, NULL);
+	c.flags = VPERFCTR_CONTROL_VALIDATE;
+	EXPECT_EQ(0, vperfctr_control(fd, &c));
 	EXPECT_EQ(0, pmu_busy());
 	pfd = perf_hw_open();
 	ASSERT_LE(0, pfd) TH_LOG("perf_event_open: %s", strerror(errno));
 	/* perf holds it: perfctr_info() says so, and asking takes nothing. */
 	EXPECT_EQ(1, pmu_busy());
 	EXPECT_EQ(1, pmu_busy());
-	/* perfctr's PMCs are refused, and nothing changes. */
-	amode(&c, MMCR0_FCS, 1, map, NULL);
+	/* Validated, the control would do (EBUSY is not the check's to say)... */
+	EXPECT_EQ(0, vperfctr_control(fd, &c));
+	/* ...but perfctr's PMCs are refused, and nothing changes. */
+	c.flags = 0;
 	EXPECT_EQ(-1, vperfctr_control(fd, &c));
 	EXPECT_EQ(EBUSY, errno);
 	close(pfd);

@@ -743,6 +743,65 @@ TEST(virt_control_keeps_or_resets_the_sum)
 	close(fd);
 }
 
+/* The result of vperfctr_control(fd, c): 0 or the errno. */
+static int control_result(int fd, const struct vperfctr_control *c)
+{
+	return vperfctr_control(fd, c) ? errno : 0;
+}
+
+/* The same in a child's own new state: what the control gets there. */
+static int control_result_elsewhere(const struct vperfctr_control *c)
+{
+	int status, fd;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+		_exit(fd < 0 ? 255 : control_result(fd, c));
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * VPERFCTR_CONTROL_VALIDATE answers as vperfctr_control() would (for a
+ * child's new state, here), and changes nothing: the control, the
+ * TSC's sum (a TSC-off control would reset it) and the state's flags stay.
+ */
+TEST(control_validate_answers_and_changes_nothing)
+{
+	struct vperfctr_control c[4], back;
+	unsigned long long a, b;
+	int fd = self_tsc_state(), i, want;
+
+	ASSERT_LE(0, fd);
+	spin_ms(10);
+	a = sys_tsc(fd);
+	vperfctr_control_tsc(&c[0], 0);			/* would reset the TSC's sum */
+	vperfctr_control_tsc(&c[1], 1);
+	c[1]._reserved0 = 1;				/* EINVAL */
+	vperfctr_control_tsc(&c[2], 1);
+	c[2].cpu_control.nractrs = 1;			/* the model says */
+	vperfctr_control_tsc(&c[3], 1);
+	c[3].flags = VPERFCTR_CONTROL_CLOEXEC;		/* flags are not taken */
+	for (i = 0; i < 4; i++) {
+		want = control_result_elsewhere(&c[i]);
+		ASSERT_LE(0, want);
+		ASSERT_NE(255, want);
+		c[i].flags |= VPERFCTR_CONTROL_VALIDATE;
+		EXPECT_EQ(want, control_result(fd, &c[i])) TH_LOG("control %d", i);
+	}
+	b = sys_tsc(fd);
+	EXPECT_GT(b, a);
+	ASSERT_EQ(0, vperfctr_read(fd, NULL, &back));
+	EXPECT_EQ(1, back.cpu_control.tsc_on);
+	EXPECT_EQ(0, back.cpu_control.nractrs);
+	EXPECT_EQ(0, back.flags);
+	vperfctr_unlink(fd);
+	close(fd);
+}
+
 /*
  * vperfctr_suspend() and vperfctr_resume(): perf's IOC_DISABLE and
  * IOC_ENABLE.  The TSC stops while suspended, the control and the sum
