@@ -9,8 +9,9 @@ quilt); everything else -- the hunks that add the new files, the patch
 numbering, the diffstat -- is rewritten here from the tree.
 
   mkpatches.py           rewrite patches/ and series
-  mkpatches.py --check   exit 1, naming each stale file, if patches/ or
-                         series is not what this would write
+  mkpatches.py --check   exit 1, naming each stale file, if patches/,
+                         series, the cover letter or notes/SERIES.md's
+                         patch list is not what this would write
   mkpatches.py --move FROM TO FILE...
                          move the hunks to existing kernel files FILE... from
                          patch FROM to patch TO (both named as in
