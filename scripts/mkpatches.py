@@ -9,8 +9,9 @@ quilt); everything else -- the hunks that add the new files, the patch
 numbering, the diffstat -- is rewritten here from the tree.
 
   mkpatches.py           rewrite patches/ and series
-  mkpatches.py --check   exit 1, naming each stale file, if patches/ or
-                         series is not what this would write
+  mkpatches.py --check   exit 1, naming each stale file, if patches/,
+                         series, the cover letter or notes/SERIES.md's
+                         patch list is not what this would write
   mkpatches.py --move FROM TO FILE...
                          move the hunks to existing kernel files FILE... from
                          patch FROM to patch TO (both named as in
@@ -34,6 +35,14 @@ numbering, the diffstat -- is rewritten here from the tree.
 format-patch --cover-letter: scripts/cover-letter.txt's subject and
 text, its Signed-off-by, then the shortlog and the series' diffstat.  It
 is not in series: quilt refuses a patch without a diff, and git am too.
+In scripts/cover-letter.txt, {patch:SLUG} stands for the number of the
+patch whose file name, without its number and ".patch", is SLUG, and
+{patches} for how many patches there are.
+
+notes/SERIES.md's patch list, between the two marker lines LIST_BEGIN and
+LIST_END, is written too: each group's comment from scripts/patches.conf,
+its patches' numbers and subjects, and the ABI version the uapi header
+defines.  The rest of notes/SERIES.md is hand-written and kept as it is.
 """
 import fnmatch
 import os
@@ -41,11 +50,15 @@ import re
 import subprocess
 import sys
 import tempfile
+import textwrap
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONF = os.path.join(TOP, 'scripts', 'patches.conf')
 TRAILER = '-- \nperfctr\n'
 COVER = '0000-cover-letter.patch'
+NOTES = os.path.join('notes', 'SERIES.md')
+LIST_BEGIN = '<!-- patch list: written by scripts/mkpatches.py; edit scripts/patches.conf -->'
+LIST_END = '<!-- end of the patch list -->'
 
 
 def read_conf():
@@ -213,6 +226,7 @@ def build():
         series.append(name)
     result['series'] = '\n'.join(series) + '\n'
     result[COVER] = cover_letter(result, patches)
+    result[NOTES] = series_notes(result, patches, comments)
     kernel_dirs = ('include/', 'arch/', 'kernel/', 'tools/', 'Documentation/')
     # tools/papi: a quilt series against PAPI's source, not the kernel's.
     not_kernel = ('tools/papi/',)
@@ -223,10 +237,64 @@ def build():
     return result
 
 
+def subject(result, name):
+    patch = result[os.path.join('patches', name)]
+    return re.search(r'^Subject: \[PATCH [^\]]*\] (.*)$', patch, re.M).group(1)
+
+
+def abi_version():
+    """PERFCTR_API_VERSION and PERFCTR_CPU_VERSION as the uapi header has them."""
+    with open(os.path.join(TOP, 'include', 'uapi', 'linux', 'perfctr.h')) as f:
+        text = f.read()
+    found = {}
+    for what in ('API', 'CPU'):
+        m = re.search(rf'^#define PERFCTR_{what}_VERSION\s+(0x[0-9a-fA-F]+)', text, re.M)
+        if not m:
+            sys.exit(f'include/uapi/linux/perfctr.h: no PERFCTR_{what}_VERSION')
+        found[what] = m.group(1)
+    return found
+
+
+def series_notes(result, patches, comments):
+    """notes/SERIES.md with its patch list rewritten from the series."""
+    path = os.path.join(TOP, NOTES)
+    with open(path) as f:
+        text = f.read()
+    start, end = text.find(LIST_BEGIN + '\n'), text.find(LIST_END)
+    if start < 0 or end < start:
+        sys.exit(f'{NOTES}: the marker lines of the patch list are missing')
+    lines = []
+    for idx, (name, _) in enumerate(patches, 1):
+        group = ' '.join(c.lstrip('#').strip() for c in comments.get(name, []))
+        if group:
+            if lines:
+                lines.append('')
+            lines += textwrap.wrap(group, 72) + ['']
+        lines.append(f'    {idx:02d} {subject(result, name)}')
+    version = abi_version()
+    lines += ['', f'{len(patches)} patches.  ABI version (include/uapi/linux/perfctr.h): '
+              f'PERFCTR_API_VERSION {version["API"]}, PERFCTR_CPU_VERSION {version["CPU"]}.']
+    return (text[:start] + LIST_BEGIN + '\n' + '\n'.join(lines) + '\n'
+            + text[end:])
+
+
+def cover_numbers(text, patches):
+    """Put the series' numbers in for {patch:SLUG} and {patches}."""
+    slugs = {re.sub(r'^\d+-|\.patch$', '', name): idx
+             for idx, (name, _) in enumerate(patches, 1)}
+
+    def number(m):
+        if m.group(1) not in slugs:
+            sys.exit(f'scripts/cover-letter.txt: no patch {m.group(1)} in the series')
+        return f'{slugs[m.group(1)]:02d}'
+    text = re.sub(r'\{patch:([^}]+)\}', number, text)
+    return text.replace('{patches}', str(len(patches)))
+
+
 def cover_letter(result, patches):
     """The cover letter: its text, the shortlog and the whole diffstat."""
     with open(os.path.join(TOP, 'scripts', 'cover-letter.txt')) as f:
-        text = f.read()
+        text = cover_numbers(f.read(), patches)
     m = re.match(r'Subject: (.*)\n\n', text)
     if not m:
         sys.exit('scripts/cover-letter.txt: starts with "Subject: ..." and a blank line')
@@ -236,7 +304,7 @@ def cover_letter(result, patches):
     subjects, stat = [], {}
     for name, _ in patches:
         patch = result[os.path.join('patches', name)]
-        subjects.append(re.search(r'^Subject: \[PATCH [^\]]*\] (.*)$', patch, re.M).group(1))
+        subjects.append(subject(result, name))
         body = patch[patch.index('\ndiff --git ') + 1:] if '\ndiff --git ' in patch else ''
         if not body:
             continue
