@@ -27,6 +27,9 @@
  *   (this program, re-executed) finds perfctr disabled and PAPI_TOT_INS
  *   perf_event's, and counts the loop's instructions through it (to
  *   1%: perf counts with the kernel's help).  The sysctl is restored.
+ * - POWER9's L2/L3 events (units 6-9) share one cache event group (the
+ *   PMCxSEL byte) and one on PMC4 excludes the others: a pair of one
+ *   group is added, a pair of two groups refused (PAPI_ECNFLCT).
  * Where the component is disabled (x86 under TCG has no PMU) the count
  * tests are skipped with its disabled reason.
  *
@@ -44,7 +47,7 @@
 
 #include "papi.h"
 
-#define NTESTS		11
+#define NTESTS		12
 #define TRIES		15
 
 static int test_no, failures, cidx;
@@ -453,6 +456,43 @@ static void presets_fallback(void)
 	close(fd);
 	result(status == 0, name, "%s", line[0] ? line : "no word from the child");
 }
+/* Adds @a, then @b, to a new set: @b's PAPI_add_named_event() result. */
+static int add_pair(const char *a, const char *b, int *first)
+{
+	int set = PAPI_NULL, ret;
+
+	PAPI_create_eventset(&set);
+	*first = PAPI_add_named_event(set, a);
+	ret = *first == PAPI_OK ? PAPI_add_named_event(set, b) : *first;
+	PAPI_cleanup_eventset(set);
+	PAPI_destroy_eventset(&set);
+	return ret;
+}
+
+/*
+ * POWER9's cache event groups (the kernel's isa207_get_constraint()):
+ * PM_L2_LD_MISS (0x26080) with PM_L2_INST (0x36080) share the group
+ * 0x80; PM_L2_CASTOUT_MOD (0x16082) is of group 0x82.
+ */
+static void cache_groups(void)
+{
+	const char *name = "POWER9: L2/L3 events of two cache groups are refused together";
+	int same, other, f1, f2, i, p9 = 0;
+
+	/* The component's PMU, as libpfm4 names it (the model string is QEMU's). */
+	for (i = 0; i < PAPI_PMU_MAX; i++)
+		if (cinfo->pmu_names[i] && strcmp(cinfo->pmu_names[i], "power9") == 0)
+			p9 = 1;
+	if (!p9) {
+		skip(name, "the perfctr component's PMU is not libpfm4's power9");
+		return;
+	}
+	same = add_pair("PM_L2_LD_MISS", "PM_L2_INST", &f1);
+	other = add_pair("PM_L2_LD_MISS", "PM_L2_CASTOUT_MOD", &f2);
+	result(f1 == PAPI_OK && same == PAPI_OK && f2 == PAPI_OK && other == PAPI_ECNFLCT, name,
+	       "PM_L2_LD_MISS then PM_L2_INST (group 0x80): %s; then PM_L2_CASTOUT_MOD (0x82): %s",
+	       PAPI_strerror(same), PAPI_strerror(other));
+}
 #endif
 
 int main(int argc, char **argv)
@@ -499,6 +539,7 @@ int main(int argc, char **argv)
 		fork_read();
 		refused_event();
 		presets_fallback();
+		cache_groups();
 #else
 		snprintf(reason, sizeof(reason), "no exact instruction loop for this architecture");
 #endif
