@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# PAPI's configure with the series (tools/papi/patches): the options a
+# PAPI's configure with the series (tools/papi/patches): the series
+# applies to PAPI 7.2.0 with zero fuzz, and the options a
 # PAPI user reaches for select the perfctr component, and configure
 # refuses with a clear message what cannot build.  On a copy of the
 # x86_64 guests' patched PAPI source (tools/papi/build.sh --guest
@@ -40,6 +41,18 @@ conf() {
 		> "$work/configure.log" 2>&1
 }
 
+# 0. The series applies to the fetched PAPI 7.2.0 without fuzz (quilt
+# refuses a hunk that fits only with fuzz).
+pristine=$(bash "$TOP/tools/papi/fetch.sh" 2>"$work/fetch.log") || { cat "$work/fetch.log" >&2; pristine=; }
+rm -rf "$work/series"
+if [[ -n $pristine ]] && rsync -a --exclude '/.done-*' "$pristine/" "$work/series/" &&
+   (cd "$work/series" && QUILT_PATCHES="$TOP/tools/papi/patches" \
+	quilt --quiltrc /dev/null push -a -q --fuzz=0) > "$work/configure.log" 2>&1; then
+	result ok "the series applies to PAPI 7.2.0 with zero fuzz"
+else
+	result not "the series applies to PAPI 7.2.0 with zero fuzz"
+fi
+rm -rf "$work/series"
 # 1. --with-perfctr-prefix: the component beside perf_event, from there.
 if conf --with-perfctr-prefix="$pfx" --with-virtualtimer=perfctr &&
    grep -q '_perfctr_vector' "$work/src/components_config.h" &&
@@ -73,6 +86,27 @@ if ! conf --with-virtualtimer=perfctr &&
 	result ok "--with-virtualtimer=perfctr without the component is refused"
 else
 	result not "--with-virtualtimer=perfctr without the component is refused"
+fi
+# 5. The presets go with perfctr wherever it is built (component 0, the
+# CPU presets' slot first); perf_event takes them at run time where
+# perfctr is disabled (0007).
+first_vector() { sed -n '/^struct papi_vectors \*_papi_hwd/{n;p;q}' "$work/src/components_config.h"; }
+first_presets() { sed -n '/^int _papi_hwi_max_presets/{n;p;q}' "$work/src/components_config.h"; }
+if conf --with-perfctr-prefix="$pfx" &&
+   [[ $(first_vector) == *'&_perfctr_vector,'* && $(first_presets) == *PAPI_MAX_PRESET_EVENTS* ]]; then
+	result ok "--with-perfctr makes perfctr component 0 with the CPU presets' slot"
+else
+	result not "--with-perfctr makes perfctr component 0 with the CPU presets' slot"
+	echo "#   first vector: $(first_vector), first presets: $(first_presets)"
+fi
+# 6. --without-perfctr-presets keeps perf_event first, with the slot.
+if conf --with-perfctr-prefix="$pfx" --without-perfctr-presets &&
+   [[ $(first_vector) == *'&_perf_event_vector,'* && $(first_presets) == *PAPI_MAX_PRESET_EVENTS* ]] &&
+   grep -q '_perfctr_vector' "$work/src/components_config.h"; then
+	result ok "--without-perfctr-presets keeps perf_event component 0"
+else
+	result not "--without-perfctr-presets keeps perf_event component 0"
+	echo "#   first vector: $(first_vector), first presets: $(first_presets)"
 fi
 rm -rf "$work"
 echo "papi configure: $pass passed, $fail failed"

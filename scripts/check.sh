@@ -57,6 +57,9 @@ bash "$TOP/scripts/run-tests.sh" ppc32 G4 papi || status=1
 # PAPI's configure options for the component (on a copy of the x86_64
 # guests' source, built just above).
 bash "$TOP/scripts/check-papi-configure.sh" || status=1
+# PAPI installed as a site would (tools/papi/build.sh --prefix on the host,
+# run from the prefix without LD_LIBRARY_PATH).
+bash "$TOP/scripts/check-papi-install.sh" || status=1
 echo
 echo "Summary:"
 awk '{ printf "  %s %s: %d passed, %d failed\n", $1, $2, $3, $4; p += $3; f += $4 }

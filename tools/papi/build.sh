@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Build PAPI with the perfctr component: fetch Debian's PAPI source
-# (fetch.sh), copy it, apply tools/papi/patches with quilt, install
+# Build PAPI with the perfctr component: fetch PAPI 7.2.0's source
+# (fetch.sh), copy it, apply tools/papi/patches with quilt (no fuzz
+# allowed: a hunk that no longer fits exactly stops the build), install
 # libperfctr from tools/lib/perfctr into the build directory, and
 # configure and make PAPI with the perfctr component beside perf_event
 # (--with-perfctr-prefix, that directory) and --with-virtualtimer=perfctr,
 # against Debian's libpfm4 as Debian builds it.
 #
-#   tools/papi/build.sh [BUILD_DIR]
+#   tools/papi/build.sh [--prefix DIR] [BUILD_DIR]
 #   tools/papi/build.sh --guest ARCH [BUILD_DIR]
+#
+# --prefix DIR: also install PAPI there (make install: DIR/bin's
+# utilities, DIR/lib's libpapi.so and libpapi.a with the component and
+# libperfctr inside, DIR/include's papi.h), linked with a run path to
+# DIR/lib, so that neither the utilities nor a program linked with
+# -Wl,-rpath,DIR/lib need LD_LIBRARY_PATH; what tools configure
+# --with-papi=DIR against.
 #
 # BUILD_DIR (default $PERFCTR_CACHE/papi/build) is made anew: papi/ the
 # patched source, built in place (src/libpapi.so, src/utils/...),
@@ -39,6 +47,12 @@ top=$(cd "$here/../.." && pwd)
 CACHE=${PERFCTR_CACHE:-$HOME/.cache/perfctr}
 psrc=${PERFCTR_SRC:-$top}
 guest=
+prefix=
+if [[ ${1:-} == --prefix ]]; then
+	prefix=${2:?--prefix needs a directory}
+	[[ $prefix == /* ]] || prefix=$PWD/$prefix
+	shift 2
+fi
 if [[ ${1:-} == --guest ]]; then
 	guest=${2:?--guest needs an architecture}
 	shift 2
@@ -49,6 +63,7 @@ jobs=${MAKE_JOBS:-1}
 cc=${CC:-gcc}
 # Configure options and make variables of each kind of build.
 conf=(--with-static-lib=yes --with-shared-lib=yes --with-shlib-tools)
+[[ -n $prefix ]] && conf+=(--prefix="$prefix" LDFLAGS="-Wl,-rpath,$prefix/lib")
 makevars=()
 targets=()
 case $guest in
@@ -104,7 +119,7 @@ if [[ -n $guest ]]; then
 	# Static utilities and tests: libpfm after libpapi.a on their link
 	# lines (LDFLAGS follows the library there).
 	conf+=(--with-static-lib=yes --with-shared-lib=no --with-static-tools --with-tests=ctests
-	       --with-perfctr-presets)
+	       --with-perfctr-presets --disable-fortran)
 	makevars=(F77= LDFLAGS="-static -L$pfm_libdir -lpfm")
 	targets=(utils ctests)
 fi
@@ -131,7 +146,7 @@ rm -rf "$build"
 mkdir -p "$build"
 rsync -a --exclude /.pc --exclude '/.done-*' "$pristine/" "$build/papi/"
 ln -s "$here/patches" "$build/papi/patches"
-(cd "$build/papi" && QUILT_PATCHES=patches quilt --quiltrc /dev/null push -a -q) \
+(cd "$build/papi" && QUILT_PATCHES=patches quilt --quiltrc /dev/null push -a -q --fuzz=0) \
 	> "$build/quilt.log" 2>&1 || { cat "$build/quilt.log" >&2; die "the series does not apply"; }
 log "applied $(grep -c . "$here/patches/series") patches"
 
@@ -140,7 +155,9 @@ make -C "$psrc/tools/lib/perfctr" CC="$cc" OUTPUT="$build/libperfctr/" \
 	PREFIX="$build/perfctr" install > "$build/libperfctr.log" 2>&1 ||
 	{ tail -20 "$build/libperfctr.log" >&2; die "libperfctr did not build"; }
 
-# No Fortran for the guests: F77=false fails configure's test quietly.
+# No Fortran for the guests: F77=false fails configure's test quietly,
+# and --disable-fortran keeps PAPI 7.2's testlib from compiling
+# ftests_util.F with it.
 log "configuring PAPI${guest:+ for the $guest guests}"
 (cd "$build/papi/src" && env CC="$cc" ${guest:+F77=false} ./configure \
 	--with-perfctr-prefix="$build/perfctr" \
@@ -165,6 +182,12 @@ make -C "$build/papi/src" -j"$jobs" "${makevars[@]}" \
 	{ grep -n -m 20 'error' "$build/make.log" >&2 || tail -20 "$build/make.log" >&2; die "make failed"; }
 
 [[ -n $stamp ]] && echo "$stamp" > "$build/stamp"
+if [[ -n $prefix ]]; then
+	log "installing PAPI into $prefix"
+	make -C "$build/papi/src" install > "$build/install.log" 2>&1 ||
+		{ tail -20 "$build/install.log" >&2; die "make install failed"; }
+	log "installed: $prefix/bin/papi_component_avail, $prefix/lib/libpapi.so"
+fi
 lib=libpapi.so; [[ -n $guest ]] && lib=libpapi.a
 log "built: $build/papi/src/$lib, $build/papi/src/utils/papi_component_avail"
 echo "$build/papi/src"

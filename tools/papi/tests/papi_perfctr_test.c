@@ -22,6 +22,14 @@
  *   marked event, which needs MMCRA), and PAPI_read() of an event set in
  *   a forked child that did not initialise PAPI again (an error, not a
  *   fault).
+ * - The presets where the component is disabled (patch 0007): with
+ *   kernel.perfctr_access 0 (the guest runs as root), a fresh process
+ *   (this program, re-executed) finds perfctr disabled and PAPI_TOT_INS
+ *   perf_event's, and counts the loop's instructions through it (to
+ *   1%: perf counts with the kernel's help).  The sysctl is restored.
+ * - POWER9's L2/L3 events (units 6-9) share one cache event group (the
+ *   PMCxSEL byte) and one on PMC4 excludes the others: a pair of one
+ *   group is added, a pair of two groups refused (PAPI_ECNFLCT).
  * Where the component is disabled (x86 under TCG has no PMU) the count
  * tests are skipped with its disabled reason.
  *
@@ -33,12 +41,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "papi.h"
 
-#define NTESTS		10
+#define NTESTS		12
 #define TRIES		15
 
 static int test_no, failures, cidx;
@@ -180,6 +189,18 @@ static long long min_count(int set, int k, unsigned long n)
 	return best;
 }
 
+/* A started event set of the one event @code in *@set. */
+static int start_one(int code, int *set)
+{
+	int ret = PAPI_create_eventset(set);
+
+	if (ret == PAPI_OK)
+		ret = PAPI_add_event(*set, code);
+	if (ret == PAPI_OK)
+		ret = PAPI_start(*set);
+	return ret;
+}
+
 /* Event @ev, the perfctr component's: counts of loops of 10 and 100010. */
 static void exact_counts(const char *name, const char *ev)
 {
@@ -191,11 +212,7 @@ static void exact_counts(const char *name, const char *ev)
 	if (ret == PAPI_OK && PAPI_get_event_component(code) != cidx)
 		ret = PAPI_ENOCMP;
 	if (ret == PAPI_OK)
-		ret = PAPI_create_eventset(&set);
-	if (ret == PAPI_OK)
-		ret = PAPI_add_event(set, code);
-	if (ret == PAPI_OK)
-		ret = PAPI_start(set);
+		ret = start_one(code, &set);
 	if (ret != PAPI_OK) {
 		result(0, name, "%s: %s", ev, PAPI_strerror(ret));
 		return;
@@ -350,14 +367,146 @@ static void refused_event(void)
 	PAPI_cleanup_eventset(set);
 	PAPI_destroy_eventset(&set);
 }
+#define PERFCTR_ACCESS "/proc/sys/kernel/perfctr_access"
+
+/*
+ * The re-executed child of presets_fallback(): perfctr disabled,
+ * PAPI_TOT_INS perf_event's and counting.  One line on stdout; exit 0 if
+ * all holds.
+ */
+static int fallback_child(void)
+{
+	unsigned long n0 = 10, n1 = 100010;
+	long long d0, d1, want = (long long)(n1 - n0);
+	int set = PAPI_NULL, ret, pc, pe, comp;
+	const PAPI_component_info_t *ci;
+
+	ret = PAPI_library_init(PAPI_VER_CURRENT);
+	if (ret != PAPI_VER_CURRENT) {
+		printf("PAPI_library_init: %s\n", PAPI_strerror(ret));
+		return 1;
+	}
+	pc = PAPI_get_component_index("perfctr");
+	pe = PAPI_get_component_index("perf_event");
+	ci = pc >= 0 ? PAPI_get_component_info(pc) : NULL;
+	if (ci == NULL || !ci->disabled) {
+		printf("the perfctr component is not disabled with perfctr_access 0\n");
+		return 1;
+	}
+	comp = PAPI_get_event_component(PAPI_TOT_INS);
+	if (PAPI_query_event(PAPI_TOT_INS) != PAPI_OK || comp != pe) {
+		printf("PAPI_TOT_INS: %s, component %d (perf_event is %d)\n",
+		       PAPI_strerror(PAPI_query_event(PAPI_TOT_INS)), comp, pe);
+		return 1;
+	}
+	ret = start_one(PAPI_TOT_INS, &set);
+	if (ret != PAPI_OK) {
+		printf("PAPI_TOT_INS through perf_event: %s\n", PAPI_strerror(ret));
+		return 1;
+	}
+	d0 = min_count(set, 0, n0);
+	d1 = min_count(set, 0, n1);
+	PAPI_stop(set, NULL);
+	printf("perfctr disabled (%s); PAPI_TOT_INS perf_event's: loop %lu: %lld, loop %lu: %lld, difference %lld (expected %lld)\n",
+	       ci->disabled_reason, n0, d0, n1, d1, d1 - d0, want);
+	return d0 >= 0 && d1 - d0 >= want && d1 - d0 <= want + want / 100 ? 0 : 1;
+}
+
+/* perfctr disabled by kernel.perfctr_access 0: the presets go to perf_event. */
+static void presets_fallback(void)
+{
+	const char *name = "perfctr disabled: PAPI_TOT_INS counts through perf_event";
+	char old[32] = "", line[512] = "";
+	int fd, p[2], status = -1;
+	ssize_t n;
+	pid_t pid;
+
+	fd = open(PERFCTR_ACCESS, O_RDWR);
+	if (fd < 0 || (n = read(fd, old, sizeof(old) - 1)) <= 0) {
+		skip(name, "cannot read " PERFCTR_ACCESS);
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	old[n] = 0;
+	if (pwrite(fd, "0\n", 2, 0) != 2) {
+		skip(name, "cannot write " PERFCTR_ACCESS " (not root)");
+		close(fd);
+		return;
+	}
+	fflush(stdout);
+	if (pipe(p) == 0 && (pid = fork()) >= 0) {
+		if (pid == 0) {
+			dup2(p[1], 1);
+			close(p[0]);
+			execl("/proc/self/exe", "papi_perfctr_test", "--presets-fallback", (char *)NULL);
+			printf("cannot execute /proc/self/exe\n");
+			_exit(127);
+		}
+		close(p[1]);
+		n = read(p[0], line, sizeof(line) - 1);
+		line[n > 0 ? n : 0] = 0;
+		line[strcspn(line, "\n")] = 0;
+		close(p[0]);
+		if (waitpid(pid, &status, 0) != pid)
+			status = -1;
+	}
+	if (pwrite(fd, old, strlen(old), 0) != (ssize_t)strlen(old))
+		printf("# could not restore %s to %s", PERFCTR_ACCESS, old);
+	close(fd);
+	result(status == 0, name, "%s", line[0] ? line : "no word from the child");
+}
+/* Adds @a, then @b, to a new set: @b's PAPI_add_named_event() result. */
+static int add_pair(const char *a, const char *b, int *first)
+{
+	int set = PAPI_NULL, ret;
+
+	PAPI_create_eventset(&set);
+	*first = PAPI_add_named_event(set, a);
+	ret = *first == PAPI_OK ? PAPI_add_named_event(set, b) : *first;
+	PAPI_cleanup_eventset(set);
+	PAPI_destroy_eventset(&set);
+	return ret;
+}
+
+/*
+ * POWER9's cache event groups (the kernel's isa207_get_constraint()):
+ * PM_L2_LD_MISS (0x26080) with PM_L2_INST (0x36080) share the group
+ * 0x80; PM_L2_CASTOUT_MOD (0x16082) is of group 0x82.
+ */
+static void cache_groups(void)
+{
+	const char *name = "POWER9: L2/L3 events of two cache groups are refused together";
+	int same, other, f1, f2, i, p9 = 0;
+
+	/* The component's PMU, as libpfm4 names it (the model string is QEMU's). */
+	for (i = 0; i < PAPI_PMU_MAX; i++)
+		if (cinfo->pmu_names[i] && strcmp(cinfo->pmu_names[i], "power9") == 0)
+			p9 = 1;
+	if (!p9) {
+		skip(name, "the perfctr component's PMU is not libpfm4's power9");
+		return;
+	}
+	same = add_pair("PM_L2_LD_MISS", "PM_L2_INST", &f1);
+	other = add_pair("PM_L2_LD_MISS", "PM_L2_CASTOUT_MOD", &f2);
+	result(f1 == PAPI_OK && same == PAPI_OK && f2 == PAPI_OK && other == PAPI_ECNFLCT, name,
+	       "PM_L2_LD_MISS then PM_L2_INST (group 0x80): %s; then PM_L2_CASTOUT_MOD (0x82): %s",
+	       PAPI_strerror(same), PAPI_strerror(other));
+}
 #endif
 
-int main(void)
+int main(int argc, char **argv)
 {
 	int ret;
 	char reason[PAPI_HUGE_STR_LEN + 64];
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+#ifdef HAVE_LOOP
+	if (argc > 1 && strcmp(argv[1], "--presets-fallback") == 0)
+		return fallback_child();
+#endif
+	(void)argc;
+	(void)argv;
 	printf("1..%d\n", NTESTS);
 	ret = PAPI_library_init(PAPI_VER_CURRENT);
 	if (ret != PAPI_VER_CURRENT) {
@@ -389,6 +538,8 @@ int main(void)
 		inherit_counts();
 		fork_read();
 		refused_event();
+		presets_fallback();
+		cache_groups();
 #else
 		snprintf(reason, sizeof(reason), "no exact instruction loop for this architecture");
 #endif
