@@ -16,6 +16,10 @@
  *   vperfctr_read_ctrs() beneath the component is counted too: the rest
  *   of PAPI_read() is PAPI's own and the component's.
  * - PAPI_start() + PAPI_stop(): the pair, timed.
+ * - PAPI_hl_region_begin() + PAPI_hl_region_end(), PAPI's high-level
+ *   regions with PAPI_EVENTS naming the instructions event of each
+ *   component: the pair, timed (libperfctr's marker regions, which make
+ *   no system call, are marker_bench's rows of the same make bench).
  * - PAPI_get_virt_cyc(): perfctr's virtual TSC (--with-virtualtimer=
  *   perfctr) against clock_gettime(CLOCK_THREAD_CPUTIME_ID), the system
  *   call PAPI's own virtual timer makes on Linux.
@@ -260,6 +264,43 @@ static void bench_component(const char *comp, const char *rname, const char *sna
 	PAPI_destroy_eventset(&set);
 }
 
+#define H_PERF	"PAPI_hl_region_begin+end, perf_event component"
+#define H_PCTR	"PAPI_hl_region_begin+end, perfctr component"
+
+/*
+ * PAPI's high-level regions (PAPI_hl_region_begin/end, events from
+ * PAPI_EVENTS) over component @comp: one region entered and left,
+ * timed; PAPI_hl writes no report, as the child ends with _exit().  The
+ * first pair sets PAPI_hl up and must succeed with the event counted.
+ */
+static void bench_hl(const char *comp, const char *name, const char *base)
+{
+	char events[PAPI_MAX_STR_LEN];
+	double s[REPS];
+	int ret;
+
+	snprintf(events, sizeof(events), "%s:::%s", comp, INSN_EVENT);
+	setenv("PAPI_EVENTS", events, 1);
+	setenv("PAPI_OUTPUT_DIRECTORY", "/tmp", 1);
+	ret = PAPI_hl_region_begin("bench");
+	if (ret == PAPI_OK)
+		ret = PAPI_hl_region_end("bench");
+	if (ret != PAPI_OK)
+		die(events, ret);
+	TIME_LOOP(s, 2000, PAPI_hl_region_begin("bench"); PAPI_hl_region_end("bench"));
+	add_row("PAPI high-level regions", name, "ns/pair", base, s);
+}
+
+static void child_hl_perf(void)
+{
+	bench_hl("perf_event", H_PERF, NULL);
+}
+
+static void child_hl_perfctr(void)
+{
+	bench_hl("perfctr", H_PCTR, H_PERF);
+}
+
 static void bench_virt(void)
 {
 	struct timespec ts;
@@ -429,6 +470,8 @@ int main(void)
 		/* perf_event first, then perfctr: never both on the PMU. */
 		err |= in_child(child_perf) != 0;
 		err |= in_child(child_perfctr) != 0;
+		err |= in_child(child_hl_perf) != 0;
+		err |= in_child(child_hl_perfctr) != 0;
 	} else {
 		note("PAPI_read and PAPI_start/PAPI_stop not measured: the perfctr component is disabled (%s)",
 		     info->reason);
