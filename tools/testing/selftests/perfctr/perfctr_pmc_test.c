@@ -1258,11 +1258,13 @@ TEST(inherit_pmc_children_sums_are_exact)
 	EXPECT_GT(12 * (INHERIT_LOOP + 2000000), c.sum.pmc[0]);
 	/*
 	 * Not the loops: twelve would be 60,000,000.  The kernel's
-	 * instructions count too, interrupts' among them, and QEMU's timer
-	 * follows the host's clock: on a loaded host the caller's own count
-	 * has passed one loop's (6,178,138 seen on POWER10), never two.
+	 * instructions count too (QEMU ignores the user-only freeze),
+	 * interrupts' among them, and QEMU's timer follows the host's clock:
+	 * the caller's own count has been 414,816 (POWER8), 6,178,138
+	 * (POWER10, a loaded host) and 12,371,348 (powernv9, hypervisor
+	 * state).  Half the twelve loops still tells them apart.
 	 */
-	EXPECT_GT(2 * INHERIT_LOOP, own.pmc[0]);
+	EXPECT_GT(6 * INHERIT_LOOP, own.pmc[0]);
 	inherit_close(&plan, nodes);
 	vperfctr_unlink(fd);
 	close(fd);
