@@ -18,6 +18,15 @@ numbering, the diffstat -- is rewritten here from the tree.
                          scripts/patches.conf; TO comes first, its header
                          written): a change to core code that a perfctr
                          patch carried becomes a patch of its own
+  mkpatches.py --states FILE NNNN=STATE...
+                         set the states of FILE, a new file or one the series
+                         adds: after patch NNNN (its number) it is as STATE
+                         (a path) is; the first NNNN must be the patch that
+                         adds FILE (scripts/patches.conf), the last STATE
+                         becomes the tree's file, and the hunks to FILE of
+                         every later patch are rewritten (a patch not named
+                         loses them): a file split in two, its concerns
+                         growing patch by patch, is written this way
   mkpatches.py --restack FILE...
                          FILE is a new file that later patches grow, changed
                          in the tree where their hunks lie: carry the change
@@ -427,6 +436,46 @@ def restack(paths):
             print(f'{path}: rewrote the hunks of {name}')
 
 
+def set_states(path, specs):
+    """The series adds PATH and leaves it, after each patch named in
+    SPECS (NNNN=STATE), as STATE is (see the module's help)."""
+    names = [n for n, _ in read_conf()[0]]
+    states = []
+    for spec in specs:
+        num, _, src = spec.partition('=')
+        name = [n for n in names if n.startswith(num + '-')]
+        if len(name) != 1 or not os.path.exists(src):
+            sys.exit(f'--states: {spec}: no such patch or state')
+        with open(src, 'rb') as f:
+            states.append((name[0], f.read()))
+    order = [n for n, _ in states]
+    if order != sorted(order, key=names.index):
+        sys.exit('--states: name the patches in series order')
+    for idx, name in enumerate(names):
+        with open(os.path.join(TOP, 'patches', name)) as f:
+            text = add_git_headers(f.read())
+        old = split_patch(text)[1].get(path)
+        if name == order[0] or (old is None and name not in order):
+            continue
+        chunk = ''
+        if name in order:
+            i = order.index(name)
+            chunk = file_chunk(path, states[i - 1][1], states[i][1])
+        if old is not None:
+            text = text.replace(old, chunk, 1)
+        elif chunk:
+            body = text[:-len(TRAILER)] if text.endswith(TRAILER) else text
+            text = body.rstrip('\n') + '\n' + chunk + TRAILER
+        with open(os.path.join(TOP, 'patches', name), 'w') as f:
+            f.write(text)
+        print(f'{path}: {"rewrote" if old is not None else "added"} the hunks of {name}'
+              if chunk else f'{path}: no hunks in {name}')
+    dst = os.path.join(TOP, path)
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    with open(dst, 'wb') as f:
+        f.write(states[-1][1])
+
+
 def move(src, dst, paths):
     """Move the chunks of PATHS from patch SRC to patch DST."""
     names = [n for n, _ in read_conf()[0]]
@@ -456,6 +505,8 @@ def move(src, dst, paths):
 def main():
     if sys.argv[1:2] == ['--move']:
         move(sys.argv[2], sys.argv[3], sys.argv[4:])
+    if sys.argv[1:2] == ['--states']:
+        set_states(sys.argv[2], sys.argv[3:])
     if sys.argv[1:2] == ['--restack']:
         restack(sys.argv[2:])
     check = '--check' in sys.argv[1:]

@@ -5,8 +5,8 @@
  * Three layers (Documentation/userspace-api/perfctr/overview.rst):
  *  - low-level drivers, one per architecture (arch/<arch>/perfctr/), behind
  *    the perfctr_cpu_*() API below;
- *  - the virtual per-thread counters service (kernel/perfctr/virtual.c),
- *    reached from the thread-management hooks below;
+ *  - the virtual per-thread counters service (kernel/perfctr/virtual.c and
+ *    the files beside it), reached from the thread-management hooks below;
  *  - the top level (kernel/perfctr/init.c): initialisation and
  *    sys_perfctr_info().
  */
