@@ -29,6 +29,7 @@ EXPORT_SYMBOL_IF_KUNIT(perfctr_cpus_forbidden_mask);	/* read by the x86 driver's
  * x32 and x86_64; powerpc: ppc32 and ppc64).  These are the sizes and
  * offsets every one of them must see; tools/testing/selftests/perfctr/
  * abi_layout.h checks the same numbers in user space compiled each way.
+ * The virtual counters check theirs in syscalls.c.
  */
 static_assert(sizeof(struct perfctr_info) == 64);
 static_assert(offsetof(struct perfctr_info, cpu_type) == 36);
@@ -38,24 +39,14 @@ static_assert(sizeof(struct perfctr_pmc_state) == 24);
 static_assert(offsetof(struct perfctr_cpu_state, tsc_sum) == 32);
 static_assert(offsetof(struct perfctr_cpu_state, tsc_mask) == 48);
 static_assert(offsetof(struct perfctr_cpu_state, pmc) == 56);
-static_assert(offsetof(struct vperfctr_state, cpu_state) == 8);
-static_assert(offsetof(struct vperfctr_state, children) ==
-	      8 + sizeof(struct perfctr_cpu_state));
-static_assert(offsetof(struct vperfctr_children, sum) == 16);
-static_assert(sizeof(struct vperfctr_children) == 24 + 8 * PERFCTR_NRCTRS);
-static_assert(offsetof(struct vperfctr_control, cpu_control) == 16);
-static_assert(sizeof(struct vperfctr_control) % 8 == 0);
 static_assert(sizeof(struct perfctr_cpu_control) % 8 == 0);
-static_assert(sizeof(struct vperfctr_state) <= PAGE_SIZE);
 #ifdef CONFIG_X86
 static_assert(sizeof(struct perfctr_cpu_control) == 400);
-static_assert(sizeof(struct vperfctr_control) == 432);
 static_assert(sizeof(struct perfctr_cpu_state) == 56 + 24 * 18 + 400);
 #endif
 #ifdef CONFIG_PPC
 static_assert(offsetof(struct perfctr_cpu_control, ppc) == 112);
 static_assert(sizeof(struct perfctr_cpu_control) == 152);
-static_assert(sizeof(struct vperfctr_control) == 184);
 static_assert(sizeof(struct perfctr_cpu_state) == 56 + 24 * 8 + 152);
 #endif
 

@@ -23,6 +23,26 @@
 
 #include "internal.h"
 
+/*
+ * The virtual counters' part of the user ABI: one layout for 32- and
+ * 64-bit user space, as init.c checks for the rest (and
+ * tools/testing/selftests/perfctr/abi_layout.h in user space).
+ */
+static_assert(offsetof(struct vperfctr_state, cpu_state) == 8);
+static_assert(offsetof(struct vperfctr_state, children) ==
+	      8 + sizeof(struct perfctr_cpu_state));
+static_assert(offsetof(struct vperfctr_children, sum) == 16);
+static_assert(sizeof(struct vperfctr_children) == 24 + 8 * PERFCTR_NRCTRS);
+static_assert(offsetof(struct vperfctr_control, cpu_control) == 16);
+static_assert(sizeof(struct vperfctr_control) % 8 == 0);
+static_assert(sizeof(struct vperfctr_state) <= PAGE_SIZE);
+#ifdef CONFIG_X86
+static_assert(sizeof(struct vperfctr_control) == 432);
+#endif
+#ifdef CONFIG_PPC
+static_assert(sizeof(struct vperfctr_control) == 184);
+#endif
+
 static struct vfsmount *vperfctr_mnt __ro_after_init;
 
 static atomic64_t vperfctr_control_ids;	/* the last control_id given */
