@@ -105,8 +105,18 @@ export QUILT_PATCH_OPTS="--fuzz=0" QUILT_NO_DIFF_TIMESTAMPS=1
 key=$(sha1sum < "$0" | cut -c1-40)
 touched=
 declare -A want compiled
-# make in $src for the build in $out, appending to $log.
-kmake() { nice -n 5 make -C "$src" O="$out" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} "$@" >>"$log" 2>&1; }
+# make in $src for the build in $out, appending to $log.  Through ccache
+# (scripts/setup.sh installs it): every run replays the series from the
+# base, and a header most of the kernel includes (thread_info.h, ptrace.h,
+# syscalls.h, the syscall tables) changes at several steps, so most of
+# each run's compiles are of sources an earlier run compiled already.
+ccache=
+command -v ccache >/dev/null && ccache=ccache
+export CCACHE_DIR=$CACHE/ccache CCACHE_MAXSIZE=8G CCACHE_NOHASHDIR=1
+kmake() {
+	nice -n 5 make -C "$src" O="$out" ARCH=$karch ${cross:+CROSS_COMPILE=$cross} \
+		${ccache:+CC="ccache ${cross}gcc"} "$@" >>"$log" 2>&1
+}
 for ((k = 1; k <= n; k++)); do
 	name=${patches[k - 1]}
 	if ! pout=$(cd "$stage" && quilt push 2>&1) || grep -Eqi 'fuzz|offset|hunk.*(fail|ignored)' <<<"$pout"; then

@@ -21,7 +21,7 @@ need_pkgs=(build-essential flex bison bc libelf-dev libssl-dev cpio kmod rsync
 	   libc6-dev-ppc64el-cross libc6-dev-powerpc-cross
 	   gcc-aarch64-linux-gnu gcc-sparc64-linux-gnu gcc-riscv64-linux-gnu
 	   libpfm4-dev mandoc man-db pkgconf python3-sphinx python3-yaml
-	   dpkg-dev debhelper lintian fakeroot)
+	   dpkg-dev debhelper lintian fakeroot ccache)
 
 # The archive URI is taken from the machine's own sources, never spelled
 # out in the project.
