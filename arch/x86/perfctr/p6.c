@@ -294,6 +294,32 @@ static int p6_check_control(struct perfctr_cpu_state *state, int is_global)
 	return p6_check_events(cc);
 }
 
+/*
+ * The bits of an event select and of IA32_FIXED_CTR_CTRL a control may
+ * set (p6_check_control()).  Any other is reserved -- a #GP on Intel,
+ * under KVM's vPMU too; dropped by AMD's, which then counts another event
+ * -- and a cached value with one is no register's: a cache that forgot
+ * (all ones, perfctr_x86_cpu_forget()), whose bits must not be written
+ * back.
+ */
+static u64 p6_evntsel_bits(const struct perfctr_x86_model *m)
+{
+	return (GENMASK_ULL(31, 0) & ~(u64)P6_EVNTSEL_RESERVED) | (u64)m->high_allowed << 32;
+}
+
+static u64 p6_fixed_ctrl_bits(const struct perfctr_x86_model *m)
+{
+	u32 fixed = perfctr_x86_is_hybrid(m) ? perfctr_x86_hybrid_fixed_here() :
+			perfctr_x86_fixed_avail;
+	unsigned int n;
+	u64 bits = 0;
+
+	for (n = 0; n < 16; n++)
+		if (fixed & BIT(n))
+			bits |= (u64)(FIXED_OS | FIXED_USR | FIXED_PMI) << (4 * n);
+	return bits;
+}
+
 /* Load @state's control registers, writing only those that differ. */
 static void p6_write_control(const struct perfctr_cpu_state *state)
 {
@@ -363,6 +389,7 @@ static void p6_astop(void)
 	struct perfctr_x86_cache *cache = perfctr_x86_this_cache();
 	unsigned int pmc;
 	u32 here;
+	u64 sel;
 
 	if (m->global_ctrl_msr) {
 		if (cache->global) {
@@ -373,9 +400,12 @@ static void p6_astop(void)
 	}
 	here = perfctr_x86_gp_here();
 	for (pmc = 0; pmc < m->nr_ctrs; pmc++) {
-		if (!(cache->evntsel[pmc] & P6_EVNTSEL_ENABLE) || !(here & BIT(pmc)))
+		sel = cache->evntsel[pmc];
+		if (!(sel & P6_EVNTSEL_ENABLE) || !(here & BIT(pmc)))
 			continue;
-		cache->evntsel[pmc] &= ~(u64)P6_EVNTSEL_ENABLE;
+		/* Forgotten: its value unknown, the whole event select cleared. */
+		cache->evntsel[pmc] = sel & ~p6_evntsel_bits(m) ? 0 :
+				      sel & ~(u64)P6_EVNTSEL_ENABLE;
 		perfctr_x86_wrmsr(m->evntsel_msr + pmc * m->evntsel_stride,
 				  cache->evntsel[pmc]);
 	}
@@ -410,6 +440,9 @@ static void p6_istop(const struct perfctr_cpu_state *state, struct perfctr_x86_c
 	unsigned int i, pmc, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
 	u64 fixed = cache->fixed_ctrl;
 
+	/* A cache that forgot knows no field of it: every one stopped. */
+	if (fixed & ~p6_fixed_ctrl_bits(m))
+		fixed = 0;
 	for (i = perfctr_cstatus_nractrs(state->cstatus); i < nrctrs; i++) {
 		pmc = state->pmc[i].map;
 		if (pmc >= PMC_MAP_FIXED) {
@@ -419,7 +452,7 @@ static void p6_istop(const struct perfctr_cpu_state *state, struct perfctr_x86_c
 			perfctr_x86_wrmsr(m->evntsel_msr + pmc * m->evntsel_stride, 0);
 		}
 	}
-	if (fixed != cache->fixed_ctrl) {
+	if (m->nr_fixed && fixed != cache->fixed_ctrl) {
 		cache->fixed_ctrl = fixed;
 		perfctr_x86_wrmsr(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, fixed);
 	}
