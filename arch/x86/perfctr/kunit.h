@@ -128,6 +128,27 @@ struct saved_caps {
 
 #define LVT_BITS	(APIC_LVT_MASKED | APIC_MODE_MASK | APIC_VECTOR_MASK)
 
+/*
+ * KVM's vPMU as a guest booted with -cpu host sees it (sim_kvm_setup()):
+ * the rules of arch/x86/kvm/pmu.c, vmx/pmu_intel.c and svm/pmu.c, with
+ * the reserved-bit masks KVM computes from the guest's CPUID.  A write
+ * KVM refuses is a #GP in the guest: not applied, counted in @gps; a
+ * write whose bits KVM drops (AMD ignores reserved bits) in @dropped.
+ */
+struct sim_kvm {
+	bool amd, fw_writes, core;
+	unsigned int version, nr_gp, nr_fixed;
+	u64 ctr_mask, fixed_mask;
+	u64 evntsel_rsvd, fixed_ctrl_rsvd, global_rsvd, status_rsvd;
+	unsigned int gps, dropped;
+	u32 gp_msr;		/* the first write refused, and its value */
+	u64 gp_val;
+};
+
+extern struct sim_kvm sim_kvm;
+void sim_kvm_setup(struct kunit *test, const struct perfctr_x86_cpuid *c,
+		   const struct perfctr_x86_model *model);
+
 enum sim_family sim_family(const struct perfctr_x86_model *m);
 extern struct sim_pmu sim_hw;
 void sim_advance(u64 events);

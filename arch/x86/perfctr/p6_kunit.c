@@ -995,6 +995,242 @@ static void arch_full_width_writes(struct kunit *test)
 	sim_irqs_off(perfctr_cpu_suspend, st);
 }
 
+/* ---- KVM's vPMU: the guest of make try, booted with -cpu host ---- */
+
+/*
+ * The guest CPUID KVM builds for -cpu host (as core_kunit.c's
+ * detect_cases): Intel perfmon v2 with and without full-width counter
+ * writes, AMD with PerfMonV2, with the core counters only, and the
+ * legacy four.  sim_kvm_setup() derives KVM's rules from the same CPUID.
+ */
+static const struct {
+	const char *name;
+	struct perfctr_x86_cpuid c;
+} kvm_vpmus[] = {
+	{ "KVM, Intel: v2, 8 general, 3 fixed, 48 bits, full-width writes",
+	  { .vendor = X86_VENDOR_INTEL, .family = 6, .model = 0x6a, .arch_perfmon = true,
+	    .fw_writes = true, .eax10 = 0x07300802, .edx10 = (48 << 5) | 3 } },
+	{ "KVM, Intel: v2, 4 general, 3 fixed, 48 bits, no full-width writes",
+	  { .vendor = X86_VENDOR_INTEL, .family = 6, .model = 0x55, .arch_perfmon = true,
+	    .eax10 = 0x07300402, .edx10 = (48 << 5) | 3 } },
+	{ "KVM, AMD: PerfMonV2, 6 core counters",
+	  { .vendor = X86_VENDOR_AMD, .family = 0x19, .model = 0x11, .perfctr_core = true,
+	    .perfmon_v2 = true, .ebx_80000022 = 6 } },
+	{ "KVM, AMD: core counters without PerfMonV2",
+	  { .vendor = X86_VENDOR_AMD, .family = 0x17, .model = 0x31, .perfctr_core = true } },
+	{ "KVM, AMD: legacy vPMU, the four K7 counters",
+	  { .vendor = X86_VENDOR_AMD, .family = 0x19, .model = 0x01 } },
+};
+
+KUNIT_ARRAY_PARAM_DESC(kvm_vpmus, kvm_vpmus, name);
+
+/* The driver's model of the case's vPMU, on the simulated vPMU. */
+static const struct perfctr_x86_model *kvm_setup(struct kunit *test)
+{
+	const typeof(kvm_vpmus[0]) *t = test->param_value;
+	const struct perfctr_x86_model *m;
+
+	if (!IS_ENABLED(CONFIG_PERFCTR_INTERRUPT_SUPPORT) || !boot_cpu_has(X86_FEATURE_APIC))
+		kunit_skip(test, "no overflow interrupt without a local APIC");
+	m = perfctr_x86_detect_cpu(&t->c, sim_model_buf(test));
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	sim_kvm_setup(test, &t->c, m);
+	return sim_hw.model;
+}
+
+/* Edge, invert, a counter mask and a unit mask: every bit a control may set. */
+#define KVM_SEL	(EN | OS | USR | BIT(18) | BIT(23) | 0xff000000U | 0xff00U | EVENT)
+
+/*
+ * A validated state on every counter of @m with every bit the driver
+ * accepts (AMD's EventSelect[11:8] too): a-mode counters, then the last
+ * general and the last fixed counter in i-mode from @ireset.
+ */
+static struct perfctr_cpu_state *kvm_all_counters(struct kunit *test,
+						  const struct perfctr_x86_model *m, int ireset)
+{
+	struct perfctr_cpu_state *st = sim_state(test, 0, NULL, NULL);
+	struct perfctr_cpu_control *cc = &st->control;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < m->nr_ctrs + m->nr_fixed; i++) {
+		bool fixed = i >= m->nr_ctrs;
+		unsigned int c = fixed ? i - m->nr_ctrs : i;
+		bool imode = c + 1 == (fixed ? m->nr_fixed : m->nr_ctrs);
+
+		if (imode)
+			continue;
+		cc->pmc_map[n] = fixed ? FIXED(c) : c;
+		cc->evntsel[n] = fixed ? F_OS | F_USR : KVM_SEL;
+		cc->evntsel_high[n++] = fixed ? 0 : m->high_allowed;
+	}
+	cc->nractrs = n;
+	cc->pmc_map[n] = m->nr_ctrs - 1;
+	cc->evntsel[n] = KVM_SEL | INT;
+	cc->evntsel_high[n] = m->high_allowed;
+	cc->ireset[n++] = ireset;
+	if (m->nr_fixed) {
+		cc->pmc_map[n] = FIXED(m->nr_fixed - 1);
+		cc->evntsel[n] = F_OS | F_USR | F_PMI;
+		cc->ireset[n++] = ireset;
+	}
+	cc->nrictrs = n - cc->nractrs;
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	return st;
+}
+
+static void kvm_expect_no_fault(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ_MSG(test, 0U, sim_kvm.gps, "#GP: WRMSR %#x <- %#llx",
+			    sim_kvm.gp_msr, sim_kvm.gp_val);
+	KUNIT_EXPECT_EQ(test, 0U, sim_kvm.dropped);
+	KUNIT_EXPECT_EQ(test, 0U, sim_hw.stray);
+}
+
+/*
+ * Every MSR write of the driver is one KVM takes as written: a reserved
+ * bit of an event select (AnyThread, IN_TX, Host/Guest-only), of
+ * FIXED_CTR_CTRL, GLOBAL_CTRL or GLOBAL_OVF_CTRL, or an MSR the vPMU does
+ * not have is a #GP on Intel; AMD drops such bits silently, and the
+ * counter then counts something else.  Every counter, with every bit a
+ * control may set, in a-mode and i-mode; overflow handling; other
+ * controls on the same CPU.
+ */
+static void kvm_vpmu_takes_every_driver_write(struct kunit *test)
+{
+	const struct perfctr_x86_model *m = kvm_setup(test);
+	struct perfctr_cpu_state *st = kvm_all_counters(test, m, -5);
+	u32 map = 0, sel = EN | OS | EVENT;
+	struct perfctr_cpu_state *one = sim_state(test, 1, &map, &sel);
+	struct perfctr_cpu_state *tsc = sim_state(test, 0, NULL, NULL);
+	unsigned int i;
+	u64 want;
+
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(one, 0));
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(tsc, 0));
+	sim_run(st, 10);
+	/* Programmed as asked: KVM refused and dropped nothing. */
+	for (i = 0; i < m->nr_ctrs; i++) {
+		want = KVM_SEL | (i + 1 == m->nr_ctrs ? INT : 0) | (u64)m->high_allowed << 32;
+		KUNIT_EXPECT_EQ_MSG(test, want, sim_hw.run_evntsel[i], "PMC%u", i);
+	}
+	KUNIT_EXPECT_NE(test, 0U, perfctr_cpu_identify_overflow(st));
+	perfctr_cpu_ireload(st);
+	sim_run(st, 3);
+	sim_run(one, 3);
+	sim_run(tsc, 3);
+	sim_run(st, 3);
+	KUNIT_EXPECT_EQ(test, 16ULL, st->pmc[0].sum);
+	kvm_expect_no_fault(test);
+}
+
+/*
+ * The same after the per-CPU cache forgot the registers (all ones: a
+ * reservation, a CPU coming online, the S3 resume): at the next resume,
+ * and between a resume and its suspend (the syscore resume under a
+ * running state).  What the cache holds then is no register value, and
+ * no part of it may be written back.
+ */
+static void kvm_vpmu_takes_the_writes_after_the_cache_forgot(struct kunit *test)
+{
+	const struct perfctr_x86_model *m = kvm_setup(test);
+	struct perfctr_cpu_state *st = kvm_all_counters(test, m, -1000);
+	unsigned int cpu = raw_smp_processor_id();
+	unsigned long flags;
+
+	perfctr_x86_cpu_forget(cpu);
+	sim_run(st, 10);
+	local_irq_save(flags);
+	perfctr_cpu_resume(st);
+	sim_advance(20);
+	perfctr_x86_cpu_forget(cpu);
+	perfctr_cpu_suspend(st);
+	local_irq_restore(flags);
+	sim_advance(40);		/* stopped: counts nothing */
+	sim_run(st, 5);
+	KUNIT_EXPECT_EQ(test, 35ULL, st->pmc[0].sum);
+	KUNIT_EXPECT_EQ(test, 35ULL, st->pmc[st->control.nractrs].sum);
+	kvm_expect_no_fault(test);
+}
+
+/* The counter of control entry @i, as the guest reads it. */
+static u64 kvm_counter(const struct perfctr_cpu_state *st, unsigned int i)
+{
+	u32 map = st->control.pmc_map[i];
+
+	return map >= FIXED(0) ? sim_hw.fixed_ctr[map - FIXED(0)] : sim_hw.ctr[map];
+}
+
+/*
+ * An i-mode counter's period survives KVM's counter writes: the legacy
+ * counter MSRs (Intel without FW_WRITE) sign-extend bit 31, the
+ * full-width aliases refuse bits beyond the width, every write is cut to
+ * 48 bits.  The counter holds the start -- at the first resume and when
+ * reloaded mid-period -- and interrupts after exactly -ireset events.
+ */
+static void kvm_counter_writes_keep_the_overflow_period(struct kunit *test)
+{
+	static const int iresets[] = { -2, -1000, -0x7fffffff - 1 };
+	struct perfctr_cpu_state *st;
+	unsigned int i, j, n;
+	int r;
+
+	for (j = 0; j < ARRAY_SIZE(iresets); j++) {
+		r = iresets[j];
+		st = kvm_all_counters(test, kvm_setup(test), r);
+		n = st->control.nrictrs;
+		sim_resume(st);
+		for (i = st->control.nractrs; i < st->control.nractrs + n; i++)
+			KUNIT_EXPECT_EQ_MSG(test, sim_sext(r), kvm_counter(st, i), "ireset %d", r);
+		sim_advance(1);
+		sim_suspend(st);
+		/* Reloaded as after a migration, over what another owner left. */
+		perfctr_cpu_ireload(st);
+		memset(sim_hw.ctr, 0, sizeof(sim_hw.ctr));
+		memset(sim_hw.fixed_ctr, 0, sizeof(sim_hw.fixed_ctr));
+		sim_resume(st);
+		for (i = st->control.nractrs; i < st->control.nractrs + n; i++)
+			KUNIT_EXPECT_EQ_MSG(test, sim_sext(r + 1), kvm_counter(st, i),
+					    "ireset %d", r);
+		sim_advance(-(s64)r - 2);
+		KUNIT_EXPECT_EQ_MSG(test, 0U, sim_hw.pmis, "ireset %d", r);
+		sim_advance(1);
+		KUNIT_EXPECT_EQ_MSG(test, n, sim_hw.pmis, "ireset %d", r);
+		sim_suspend(st);
+		KUNIT_EXPECT_EQ(test, (u64)-(s64)r, st->pmc[st->control.nractrs].sum);
+		kvm_expect_no_fault(test);
+	}
+}
+
+/*
+ * KVM resets GLOBAL_CTRL with every general counter enabled (as the
+ * hardware does), not to the zero the driver's cache starts from: the
+ * first resume sets it to the state's counters, the suspend clears it,
+ * and no other counter counts meanwhile.
+ */
+static void kvm_reset_global_ctrl_is_not_trusted(struct kunit *test)
+{
+	const struct perfctr_x86_model *m = kvm_setup(test);
+	u32 maps[] = { FIXED(0), 1 }, sels[] = { F_USR, EN | USR | EVENT };
+	struct perfctr_cpu_state *st;
+	unsigned int i;
+
+	if (!m->global_ctrl_msr)
+		kunit_skip(test, "no global control");
+	KUNIT_EXPECT_EQ(test, BIT_ULL(sim_kvm.nr_gp) - 1, sim_hw.global);
+	/* Fixed counter 0 where there is one, else general counter 1. */
+	st = sim_state(test, 1, &maps[m->nr_fixed ? 0 : 1], &sels[m->nr_fixed ? 0 : 1]);
+	KUNIT_ASSERT_EQ(test, 0, perfctr_cpu_update_control(st, 0));
+	sim_run(st, 10);
+	KUNIT_EXPECT_EQ(test, 10ULL, st->pmc[0].sum);
+	KUNIT_EXPECT_EQ(test, m->nr_fixed ? BIT_ULL(32) : BIT_ULL(1), sim_hw.run_global);
+	KUNIT_EXPECT_EQ(test, 0ULL, sim_hw.global);
+	for (i = 0; i < m->nr_ctrs; i++)
+		if (m->nr_fixed || i != 1)
+			KUNIT_EXPECT_EQ_MSG(test, 0ULL, sim_hw.ctr[i], "PMC%u", i);
+	kvm_expect_no_fault(test);
+}
+
 /* ---- perf's event constraints (x86_perf_event_counters()) ---- */
 
 /*
@@ -1202,6 +1438,10 @@ static struct kunit_case perfctr_x86_p6_cases[] = {
 	KUNIT_CASE(identify_overflow_returns_the_mask),
 	KUNIT_CASE(identify_overflow_clears_the_status),
 	KUNIT_CASE(imode_counts_across_overflow),
+	KUNIT_CASE_PARAM(kvm_vpmu_takes_every_driver_write, kvm_vpmus_gen_params),
+	KUNIT_CASE_PARAM(kvm_vpmu_takes_the_writes_after_the_cache_forgot, kvm_vpmus_gen_params),
+	KUNIT_CASE_PARAM(kvm_counter_writes_keep_the_overflow_period, kvm_vpmus_gen_params),
+	KUNIT_CASE_PARAM(kvm_reset_global_ctrl_is_not_trusted, kvm_vpmus_gen_params),
 	{}
 };
 

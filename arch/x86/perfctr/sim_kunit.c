@@ -203,6 +203,169 @@ void sim_setup(struct kunit *test, const struct perfctr_x86_model *model,
 	perfctr_x86_use_model(model);
 }
 
+/* ---- KVM's vPMU (struct sim_kvm) ---- */
+
+struct sim_kvm sim_kvm;
+
+/* A write KVM refuses: #GP in the guest, nothing written. */
+static void sim_kvm_gp(u32 msr, u64 val)
+{
+	if (!sim_kvm.gps++) {
+		sim_kvm.gp_msr = msr;
+		sim_kvm.gp_val = val;
+	}
+}
+
+/* Intel (intel_pmu_set_msr(), kvm_pmu_set_msr()): reserved bits are a #GP. */
+static bool sim_kvm_intel(u32 msr, u64 *val)
+{
+	const struct sim_kvm *k = &sim_kvm;
+	bool v2 = k->version >= 2;
+
+	if (msr - MSR_IA32_PERFCTR0 < k->nr_gp) {
+		/* The legacy alias: sign-extended from bit 31, then cut. */
+		*val = (u64)(s64)(s32)*val & k->ctr_mask;
+		return true;
+	}
+	if (msr - MSR_IA32_PMC0 < k->nr_gp)	/* full width: only with FW_WRITE */
+		return k->fw_writes && !(*val & ~k->ctr_mask);
+	if (msr - MSR_P6_EVNTSEL0 < k->nr_gp)
+		return !(*val & k->evntsel_rsvd);
+	if (msr - MSR_CORE_PERF_FIXED_CTR0 < k->nr_fixed) {
+		*val &= k->fixed_mask;
+		return true;
+	}
+	if (msr == MSR_CORE_PERF_FIXED_CTR_CTRL && v2)
+		return !(*val & k->fixed_ctrl_rsvd);
+	if (msr == MSR_CORE_PERF_GLOBAL_CTRL && v2)
+		return !(*val & k->global_rsvd);
+	if (msr == MSR_CORE_PERF_GLOBAL_OVF_CTRL && v2)
+		return !(*val & k->status_rsvd);
+	return false;		/* read-only (GLOBAL_STATUS) or not the vPMU's */
+}
+
+/*
+ * AMD (amd_pmu_set_msr(), kvm_pmu_set_msr()): reserved bits of an event
+ * select or of the global control are dropped, not refused; an MSR the
+ * vPMU does not have is a #GP.  @msr becomes the model's own name of the
+ * register (the K7 MSRs alias the first four core counters).
+ */
+static bool sim_kvm_amd(u32 *msr, u64 *val)
+{
+	const struct sim_kvm *k = &sim_kvm;
+	const struct perfctr_x86_model *m = sim_hw.model;
+	u64 keep = ~0ULL;
+	bool ctl;
+	u32 idx;
+
+	if (*msr - MSR_K7_EVNTSEL0 < 8) {
+		ctl = *msr < MSR_K7_PERFCTR0;
+		idx = (*msr - MSR_K7_EVNTSEL0) % 4;
+	} else if (*msr - MSR_F15H_PERF_CTL < 12 && k->core) {
+		ctl = !(*msr & 1);
+		idx = (*msr - MSR_F15H_PERF_CTL) / 2;
+	} else if (*msr - MSR_AMD64_PERF_CNTR_GLOBAL_STATUS < 4 && k->version >= 2) {
+		if (*msr == MSR_AMD64_PERF_CNTR_GLOBAL_CTL)
+			keep = ~k->global_rsvd;
+		else if (*msr == MSR_AMD64_PERF_CNTR_GLOBAL_STATUS)
+			keep = 0;	/* read-only: the write is ignored */
+		goto drop;
+	} else {
+		return false;
+	}
+	if (idx >= k->nr_gp)
+		return false;
+	*msr = (ctl ? m->evntsel_msr : m->perfctr_msr) + idx * m->evntsel_stride;
+	if (!ctl) {
+		*val &= k->ctr_mask;	/* a counter keeps its 48 bits */
+		return true;
+	}
+	keep = ~k->evntsel_rsvd;
+drop:
+	if (*val & ~keep)
+		sim_kvm.dropped++;
+	*val &= keep;
+	return keep != 0;
+}
+
+static void sim_kvm_wrmsr(u32 msr, u64 val)
+{
+	u32 to = msr;
+	u64 data = val;
+
+	if (sim_kvm.amd ? sim_kvm_amd(&to, &data) : sim_kvm_intel(msr, &data)) {
+		sim_wrmsr(to, data);
+		return;
+	}
+	if (sim_kvm.amd && to == MSR_AMD64_PERF_CNTR_GLOBAL_STATUS)
+		return;		/* ignored, not refused */
+	if (sim_hw.wrmsrs < ARRAY_SIZE(sim_hw.log))
+		sim_hw.log[sim_hw.wrmsrs] = msr;
+	sim_hw.wrmsrs++;
+	sim_kvm_gp(msr, val);
+}
+
+/**
+ * sim_kvm_setup - @model on KVM's vPMU for the guest CPUID @c
+ * @test: the case
+ * @c: the guest's CPUID, as KVM builds it for -cpu host
+ * @model: the driver's model for it (perfctr_x86_detect_cpu())
+ *
+ * KVM's masks come from @c as kvm_pmu_refresh(), intel_pmu_refresh() and
+ * amd_pmu_refresh() compute them -- not from @model -- and the vPMU starts
+ * as KVM resets it: GLOBAL_CTRL enabling every general counter (v2).  The
+ * vPMU here has no TSX (IN_TX and IN_TXCP reserved), no PEBS, no LBR.
+ */
+void sim_kvm_setup(struct kunit *test, const struct perfctr_x86_cpuid *c,
+		   const struct perfctr_x86_model *model)
+{
+	struct sim_kvm *k = &sim_kvm;
+	unsigned int width = 48;
+
+	memset(k, 0, sizeof(*k));
+	if (c->vendor == X86_VENDOR_INTEL) {
+		k->version = c->eax10 & 0xff;
+		k->nr_gp = (c->eax10 >> 8) & 0xff;
+		width = (c->eax10 >> 16) & 0xff;
+		k->ctr_mask = BIT_ULL(width) - 1;
+		k->fw_writes = c->fw_writes;
+		k->evntsel_rsvd = 0xffffffff00200000ULL;	/* AnyThread, bits 63:32 */
+		k->fixed_ctrl_rsvd = ~0ULL;
+		k->global_rsvd = ~0ULL;
+		k->status_rsvd = ~0ULL;
+		if (k->version >= 2) {
+			unsigned int i;
+
+			k->nr_fixed = c->edx10 & 0x1f;
+			k->fixed_mask = BIT_ULL((c->edx10 >> 5) & 0xff) - 1;
+			for (i = 0; i < k->nr_fixed; i++)	/* OS, USR, PMI */
+				k->fixed_ctrl_rsvd &= ~(0xbULL << (4 * i));
+			k->global_rsvd = ~((BIT_ULL(k->nr_gp) - 1) |
+					   (BIT_ULL(k->nr_fixed) - 1) << 32);
+			k->status_rsvd = k->global_rsvd &
+					 ~(MSR_CORE_PERF_GLOBAL_OVF_CTRL_OVF_BUF |
+					   MSR_CORE_PERF_GLOBAL_OVF_CTRL_COND_CHGD);
+		}
+	} else {
+		k->amd = true;
+		k->version = c->perfmon_v2 ? 2 : 1;
+		k->core = c->perfctr_core;
+		k->nr_gp = c->perfmon_v2 ? c->ebx_80000022 & 0xf : c->perfctr_core ? 6 : 4;
+		k->ctr_mask = GENMASK_ULL(47, 0);
+		/* Bits 19, 21 and 63:36 (Host/Guest-only too: no nested SVM here). */
+		k->evntsel_rsvd = 0xfffffff000280000ULL;
+		if (k->version >= 2) {
+			k->global_rsvd = ~(BIT_ULL(k->nr_gp) - 1);
+			k->status_rsvd = k->global_rsvd;
+		}
+	}
+	sim_setup(test, model, width);
+	perfctr_x86_test_hw.wrmsr = sim_kvm_wrmsr;
+	/* At RESET every general counter is enabled in the global control. */
+	if (k->version >= 2)
+		sim_hw.global = BIT_ULL(k->nr_gp) - 1;
+}
+
 /* What the cases change of the driver's state, as the suite found it. */
 static const struct perfctr_x86_model *saved_model;
 static bool saved_p4_ht;
