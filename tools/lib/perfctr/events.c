@@ -633,19 +633,20 @@ static int raw_counts_nothing(unsigned long long code, unsigned long long escr, 
 }
 #else
 /*
- * powerpc.  ppc64 (POWER8-10): code is the ISA 2.07/3.0 raw event code
- * that perf and libpfm4 use: PMCxSEL in bits 0-7, unit 12-15, combine
- * bit 11 (POWER8) or bits 10-11 (POWER9+), PMC (1-based, 0 = any of
- * PMC1-4) in 16-19; the unit and combine fields go to MMCR1's upper
- * word.  PMC5 and PMC6 count instructions and cycles, evntsel 0.
- * ppc32: code is the counter's PMCnSEL.
+ * powerpc.  ppc64 (POWER8-10): code is the ISA 2.07/3.0/3.1 raw event
+ * code that perf and libpfm4 use (PMCxSEL in bits 0-7, unit 12-15,
+ * combine, PMC 16-19, L1 qualifier 20-21, ...): libperfctr's
+ * perfctr_power_encode() places the events and makes MMCR1's upper
+ * word, as for PAPI's perfctr component.  PMC5 and PMC6 count
+ * instructions and cycles, evntsel 0.  ppc32: code is the counter's
+ * PMCnSEL.
  */
 #define MMCR0_FCS	0x40000000U	/* freeze counters in supervisor state */
 #define MMCR0_FCP	0x20000000U	/* freeze counters in problem (user) state */
 
 const char *perfex_event_syntax(void)
 {
-	return "code[@pmc]: ppc64: the ISA 2.07/3.0 raw event code (as perf's rNNNN, which\n"
+	return "code[@pmc]: ppc64: the ISA 2.07/3.0/3.1 raw event code (as perf's rNNNN, which\n"
 	       "perfex takes too, as cpu/event=0x../), its PMC field choosing the counter;\n"
 	       "ppc32: the PMCnSEL value.  code is hexadecimal, 0x optional; pmc decimal or\n"
 	       "0x-hex, 0 for PMC1.";
@@ -738,63 +739,42 @@ static int encode(const struct perfex_pmu *pmu, struct perfctr_cpu_control *cc,
 	if (escr)
 		return fail(err, errlen, "/escr is for the Pentium 4 only");
 	if (pmu->model >= PERFEX_MODEL_POWER8) {
-		unsigned int field = (code >> 16) & 0xf, psel = code & 0xff;
-		unsigned int unit = (code >> 12) & 0xf, comb;
+		/*
+		 * libperfctr's translation (perfctr_power_encode()), shared with
+		 * PAPI's perfctr component: the events so far and this one,
+		 * placed anew, those named with @pmc where they were put.
+		 */
+		struct perfctr_power_event pe[PERFCTR_NRCTRS];
+		unsigned long long mmcr1;
 		long fixed_pmc = 4 + prefer_fixed;
-		int shift;
+		unsigned int j, isa = pmu->model == PERFEX_MODEL_POWER8 ? PERFCTR_POWER_ISA207 :
+			pmu->model == PERFEX_MODEL_POWER9 ? PERFCTR_POWER_ISA300 : PERFCTR_POWER_ISA310;
 
+		if (i >= PERFCTR_NRCTRS)
+			return no_general(pmu, name, err, errlen);
 		if (prefer_fixed >= 0 &&
 		    (pmc < 0 ? free_pmc(cc, fixed_pmc + 1, fixed_pmc) == fixed_pmc :
 		     pmc == fixed_pmc)) {
 			/* PMC5 (instructions) or PMC6 (cycles). */
-			field = 5 + prefer_fixed;
-			psel = 0;
+			code = prefer_fixed ? 0x600f4 : 0x500fa;
+			pmc = fixed_pmc;
 		}
-		if (field > 6)
-			return fail(err, errlen, "PMC field %u: POWER has PMC1-6", field);
-		/*
-		 * Marked (sampled) events, thresholds and the cache, L2/L3 and
-		 * source selections need MMCRA, MMCR3 or MMCR1's lower word,
-		 * which perfctr keeps zero: without them another event counts.
-		 */
-		if (code & ~(0xfffffULL & ~(pmu->model == PERFEX_MODEL_POWER8 ? 0x700 : 0x300)))
-			return fail(err, errlen,
-				    "%s (0x%llx): needs the marking, threshold or cache selection fields beyond PMC, unit, combine and PMCxSEL, which perfctr does not program",
-				    name, code);
-		if (unit >= 6 && unit <= 9)
-			return fail(err, errlen,
-				    "%s (0x%llx): an L2/L3 event (unit %u) counts for every thread of the core, not the thread's own: perfctr refuses it (perf stat -a counts it system-wide)",
-				    name, code, unit);
-		if (!field && pmc >= 4 && psel)
-			return fail(err, errlen, "%s: PMC%ld counts %s only", name, pmc + 1,
-				    fixed_name(pmu, pmc - 4));
-		if (field && pmc >= 0 && pmc != (long)field - 1)
-			return fail(err, errlen, "the event counts on PMC%u only", field);
-		if (pmc < 0)
-			pmc = field ? (long)field - 1 : free_pmc(cc, 4, 0);
-		if (pmc < 0)
-			return no_general(pmu, name, err, errlen);
-		if (free_pmc(cc, pmc + 1, pmc) != pmc) {
-			if (pmc < 4)
-				return fail(err, errlen, "%s counts on PMC%ld only, which %s takes",
-					    name, pmc + 1, ev->name[pmc_user(cc, pmc)]);
-			return fail(err, errlen, "PMC%ld is taken", pmc + 1);
+		for (j = 0; j < i; j++) {
+			pe[j].code = ev->code[j];
+			pe[j].name = ev->name[j];
+			pe[j].pmc = ev->placed[j] ? (int)cc->pmc_map[j] : -1;
 		}
-		if (pmc >= 4) {
-			/* PMC5: instructions, PMC6: cycles; nothing to select. */
-			cc->evntsel[i] = 0;
-		} else {
-			cc->evntsel[i] = psel;
-			cc->ppc.mmcr1 |= (__u64)unit << (60 - 4 * pmc);
-			if (pmu->model == PERFEX_MODEL_POWER8) {
-				comb = (code >> 11) & 1;
-				shift = 35 - pmc;
-			} else {
-				comb = (code >> 10) & 3;
-				shift = 38 - 2 * pmc;
-			}
-			cc->ppc.mmcr1 |= (__u64)comb << shift;
+		pe[i].code = code;
+		pe[i].name = name;
+		pe[i].pmc = pmc < 0 ? -1 : pmc > 5 ? 6 : (int)pmc;
+		if (perfctr_power_encode(isa, 0, pe, i + 1, &mmcr1, err, errlen))
+			return errno == ENOSPC ? no_general(pmu, name, err, errlen) : -1;
+		for (j = 0; j <= i; j++) {
+			cc->pmc_map[j] = pe[j].pmc;
+			cc->evntsel[j] = pe[j].evntsel;
 		}
+		cc->ppc.mmcr1 = mmcr1;
+		return 0;
 	} else {
 		if (pmc < 0)
 			pmc = free_pmc(cc, pmu->ngeneral, 0);

@@ -288,6 +288,26 @@ fi
 "$out/gcc/tests/libperfctr_test" --perfex "$out/gcc/perfex" >"$out/test.log" 2>&1
 result $? "libperfctr_test on the host (skips without perfctr)"
 
+# perfctr_power_encode(), POWER8-10's raw codes and group rules: on the
+# host, and the ppc64le build under qemu-user where there is one.
+"$out/gcc/tests/power_test" >"$out/power.log" 2>&1
+st=$?
+grep '^not ok' "$out/power.log"
+grep -q '^1\.\.[1-9]' "$out/power.log" || st=1
+result $st "perfctr_power_encode(): POWER8-10 raw codes, MMCR1, group rules (host)"
+name="perfctr_power_encode() in the ppc64le build (qemu-user)"
+if [ -x "$out/powerpc64le-linux-gnu-gcc-static/tests/power_test" ] &&
+	command -v qemu-ppc64le-static >/dev/null; then
+	qemu-ppc64le-static "$out/powerpc64le-linux-gnu-gcc-static/tests/power_test" \
+		>"$out/power-ppc64le.log" 2>&1
+	st=$?
+	grep '^not ok' "$out/power-ppc64le.log"
+	grep -q 'perfctr_power_isa(): POWER8 2.07' "$out/power-ppc64le.log" || st=1
+	result $st "$name"
+else
+	echo "ok $((n = n + 1)) $name # SKIP no ppc64le build or qemu-ppc64le-static"
+fi
+
 # Without perfctr the library fails ENOSYS before any perfctr system call
 # (473-480 may be other calls' on other kernels): strace shows none.
 # The example exits 1 when vperfctr_open() fails.

@@ -174,6 +174,43 @@ unsigned int perfctr_linux_version_code(void);
  */
 const char *perfctr_strerror(int err, const struct perfctr_info *info);
 
+/*
+ * POWER8-10 (ppc64): perf's and libpfm4's raw event codes (as perf's
+ * rNNNN) to a control's pmc_map, evntsel and MMCR1 upper word, by the
+ * kernel's perf rules; architecture-independent (host tools may call it).
+ * libperfctr(3) describes them.  @isa: PERFCTR_POWER_ISA207 (POWER8),
+ * _ISA300 (POWER9) or _ISA310 (POWER10); perfctr_power_isa() gives it
+ * for a perfctr_info cpu_type (0: not POWER8-10).  -1 with errno and the
+ * reason in @why: EOPNOTSUPP an event needs a register perfctr does not
+ * program (MMCRA, MMCR2, MMCR3, MMCRC) or an L2/L3 unit; EINVAL no such
+ * event or PMC; EBUSY events that cannot count together; ENOSPC more
+ * events than PMC1-4 (and PMC5-6) hold.
+ */
+#define PERFCTR_POWER_ISA207	207	/* POWER8 */
+#define PERFCTR_POWER_ISA300	300	/* POWER9 */
+#define PERFCTR_POWER_ISA310	310	/* POWER10 */
+
+/*
+ * Accept the L2/L3 units (6-9) under perf's group rules instead of
+ * refusing them: they count for every thread of the core, and this
+ * kernel's perfctr refuses them in a control (EINVAL).
+ */
+#define PERFCTR_POWER_L2L3	0x1U
+
+struct perfctr_power_event {
+	unsigned long long code;	/* in: the raw event code */
+	const char *name;		/* in: for the reason (NULL: the code) */
+	int pmc;			/* in: 0-5, or -1 for the code's PMC or any of
+					   PMC1-4; out: the PMC (pmc_map) */
+	unsigned int evntsel;		/* out: PMCxSEL; 0 for PMC5 and PMC6 */
+};
+
+unsigned int perfctr_power_isa(unsigned int cpu_type);
+int perfctr_power_check(unsigned int isa, unsigned int flags, unsigned long long code,
+			const char *name, char *why, size_t whylen);
+int perfctr_power_encode(unsigned int isa, unsigned int flags, struct perfctr_power_event *ev,
+			 unsigned int n, unsigned long long *mmcr1, char *why, size_t whylen);
+
 /* The fast reads of the mapped state: perfctr_state_read_tsc/pmc/ctrs(). */
 #include "perfctr_read.h"
 

@@ -1104,6 +1104,20 @@ static void test_ppc_model(void)
 		  "PM_CO_USAGE 0x2688c (unit 6) refused");
 	}
 
+	/*
+	 * libperfctr's translation (perfctr_power_encode()): an event of any
+	 * of PMC1-4 makes way for one of its own PMC; the L1 qualifier
+	 * (bits 20-21) goes to MMCR1 and is one for all events.
+	 */
+	r = ppc_add(&cc, &ev, "0x1e,0x100f0", err, sizeof(err));
+	T(!r && cc.pmc_map[0] == 1 && cc.evntsel[0] == 0x1e && cc.pmc_map[1] == 0 &&
+	  cc.evntsel[1] == 0xf0, "0x1e moves to PMC2 for 0x100f0 (PMC1's)");
+	r = ppc_add(&cc, &ev, p8 ? "0x610050,0x620052" : "0x10001e,0x100002", err, sizeof(err));
+	T(!r && cc.ppc.mmcr1 == (p8 ? 2ULL : 1ULL) << 46, "one L1 qualifier: MMCR1 bits 46-47");
+	r = ppc_add(&cc, &ev, p8 ? "0x610050,0x520050" : "0x10001e,0x2", err, sizeof(err));
+	T(r && strstr(err, "L1 cache qualifier") && strstr(err, "MMCR1 has one for all PMCs"),
+	  "two L1 qualifiers refused");
+
 	/* The privilege levels: the whole control's, MMCR0 FCS and FCP. */
 	r = ppc_add(&cc, &ev, "cycles:k,PM_INST_CMPL:k", err, sizeof(err));
 	T(!r && cc.ppc.mmcr0 == MMCR0_FCP, ":k (generic and libpfm4 names): MMCR0 FCP");
@@ -1144,8 +1158,8 @@ static void test_ppc_model(void)
 	printf("# %s\n", err);
 	r = ppc_add(&cc, &ev, "PM_DATA_FROM_L3MISS", err, sizeof(err));
 	if (p10)
-		T(r && strstr(err, "(0x7c0000001c040): needs the marking"),
-		  "PM_DATA_FROM_L3MISS (L2/L3 source selection) refused");
+		T(r && strstr(err, "(0x7c0000001c040): needs MMCR3"),
+		  "PM_DATA_FROM_L3MISS (MMCR3's source selection) refused");
 	else
 		T(!r && cc.pmc_map[0] == 2 && cc.evntsel[0] == 0xfe,
 		  "PM_DATA_FROM_L3MISS 0x300fe: PMC3");
