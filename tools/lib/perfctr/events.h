@@ -12,9 +12,9 @@
  * event of a P-core or an E-core PMU of libpfm4 counts on that core type
  * only; raw events and those of other PMUs on any.
  */
-#define PERFEX_CORE_P		1U	/* sysfs cpu_core */
-#define PERFEX_CORE_E		2U	/* sysfs cpu_atom (and cpu_lowpower) */
-#define PERFEX_CORE_ANY		(PERFEX_CORE_P | PERFEX_CORE_E)
+#define PERFEX_CORE_P		PERFCTR_CORE_P		/* sysfs cpu_core */
+#define PERFEX_CORE_E		PERFCTR_CORE_E		/* sysfs cpu_atom (and cpu_lowpower) */
+#define PERFEX_CORE_ANY		PERFCTR_CORE_ANY
 
 /*
  * The CPU's counters as perfex places events on them: the general
@@ -95,7 +95,10 @@ int perfex_place_events(struct perfctr_cpu_control *cc, const struct perfex_even
  * with the reason in @err.  Makes no perfctr system call.
  */
 int perfex_check_events(const char *const *specs, unsigned int n, char *err, size_t errlen);
-/* The core types a libpfm4 core PMU of this name and description counts on. */
+/*
+ * The core types a libpfm4 core PMU of this name and description counts
+ * on: libperfctr's perfctr_pmu_core_type().
+ */
 unsigned int perfex_pmu_core(const char *pmu_name, const char *pmu_desc);
 /*
  * The CPUs the events of @ev can count on, on a hybrid Intel CPU: 0 for
@@ -104,7 +107,8 @@ unsigned int perfex_pmu_core(const char *pmu_name, const char *pmu_desc);
  * thread's affinity) that are of the core type the events need; -1,
  * refused (events of two core types, or no allowed CPU of the type),
  * with the reason in @err.  @sysfs_root prefixes /sys (NULL: the
- * environment's PERFEX_SYSFS_ROOT, or nothing).
+ * environment's PERFEX_SYSFS_ROOT, or nothing).  libperfctr's
+ * perfctr_events_cpus() on @ev's names and core types.
  */
 int perfex_events_cpus(const struct perfex_events *ev, const char *sysfs_root,
 		       const cpu_set_t *allowed, cpu_set_t *cpus, char *err, size_t errlen);

@@ -12,6 +12,7 @@
 #ifndef __LIB_PERFCTR_H
 #define __LIB_PERFCTR_H
 
+#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
 #include <linux/perfctr.h>
@@ -210,6 +211,29 @@ int perfctr_power_check(unsigned int isa, unsigned int flags, unsigned long long
 			const char *name, char *why, size_t whylen);
 int perfctr_power_encode(unsigned int isa, unsigned int flags, struct perfctr_power_event *ev,
 			 unsigned int n, unsigned long long *mmcr1, char *why, size_t whylen);
+
+/*
+ * Hybrid Intel CPUs (libperfctr(3)): the core type a libpfm4 core PMU
+ * counts on (adl_glc: the P-cores, adl_grt: the E-cores; others: any),
+ * from its name and description, and the CPUs a set of events may count
+ * on: 0 no restriction (not a hybrid CPU, or events of any core type);
+ * 1 with @cpus the CPUs of @allowed (NULL: the calling thread's
+ * affinity) of the one core type the events need; -1 with the reason in
+ * @why (events of two core types, no allowed CPU of the type).
+ * @sysfs_root prefixes /sys (NULL: none).  perfctr_events_cpus() is
+ * declared where <sched.h> has cpu_set_t (_GNU_SOURCE).
+ */
+#define PERFCTR_CORE_P		1U	/* P-cores: perf's cpu_core */
+#define PERFCTR_CORE_E		2U	/* E-cores: cpu_atom (and cpu_lowpower) */
+#define PERFCTR_CORE_ANY	(PERFCTR_CORE_P | PERFCTR_CORE_E)
+
+unsigned int perfctr_pmu_core_type(const char *pmu_name, const char *pmu_desc);
+const char *perfctr_core_type_name(unsigned int core);
+#ifdef CPU_SETSIZE
+int perfctr_events_cpus(unsigned int n, const unsigned int *core, const char *const *name,
+			const char *sysfs_root, const cpu_set_t *allowed, cpu_set_t *cpus,
+			char *why, size_t whylen);
+#endif
 
 /* The fast reads of the mapped state: perfctr_state_read_tsc/pmc/ctrs(). */
 #include "perfctr_read.h"

@@ -290,6 +290,34 @@ static void test_hybrid(void)
 	ev.core[1] = PERFEX_CORE_ANY;
 	r = perfex_events_cpus(&ev, hybrid, &all, &cpus, err, sizeof(err));
 	check(r == 0, "events of any core type: no restriction", err);
+
+	/* libperfctr's calls, as PAPI's perfctr component makes them. */
+	{
+		const unsigned int core[2] = { PERFCTR_CORE_E, PERFCTR_CORE_P };
+		const char *const names[2] = { "adl_grt::INST_RETIRED:ANY",
+					       "adl_glc::INST_RETIRED:ANY" };
+
+		check(perfctr_pmu_core_type("adl_glc", "Intel AlderLake GoldenCove (P-Core)") ==
+		      PERFCTR_CORE_P && perfctr_pmu_core_type("adl_grt", NULL) == PERFCTR_CORE_E &&
+		      perfctr_pmu_core_type("skl", "Intel Skylake") == PERFCTR_CORE_ANY &&
+		      !strcmp(perfctr_core_type_name(PERFCTR_CORE_P), "P-cores (cpu_core)") &&
+		      !strcmp(perfctr_core_type_name(PERFCTR_CORE_E), "E-cores (cpu_atom)"),
+		      "libperfctr: perfctr_pmu_core_type(), perfctr_core_type_name()", "");
+		r = perfctr_events_cpus(1, core, names, hybrid, &all, &cpus, err, sizeof(err));
+		check(r == 1 && set_is(&cpus, e_lp_cpus),
+		      "libperfctr: perfctr_events_cpus(): an E-core event, the E-cores", err);
+		r = perfctr_events_cpus(1, core + 1, names + 1, hybrid, &all, &cpus, err,
+					sizeof(err));
+		check(r == 1 && set_is(&cpus, p_cpus),
+		      "libperfctr: perfctr_events_cpus(): a P-core event, the P-cores", err);
+		r = perfctr_events_cpus(2, core, names, hybrid, &all, &cpus, err, sizeof(err));
+		check(r < 0 && strstr(err, "adl_glc::INST_RETIRED:ANY counts on P-cores") &&
+		      strstr(err, "adl_grt::INST_RETIRED:ANY on E-cores") &&
+		      strstr(err, "PAPI: in separate event sets"),
+		      "libperfctr: perfctr_events_cpus(): a mixed set refused", err);
+		r = perfctr_events_cpus(2, core, names, plain, &all, &cpus, err, sizeof(err));
+		check(r == 0, "libperfctr: perfctr_events_cpus(): not a hybrid CPU", err);
+	}
 	rm_tree(hybrid);
 	rm_tree(plain);
 }
@@ -593,6 +621,49 @@ static void test_model(void)
 		T(!r && cc.nractrs == 2 && cc.evntsel[0] == 0x4100c0 && cc.evntsel[1] == 0x4100c5 &&
 		  ev.core[0] == (p ? PERFEX_CORE_P : PERFEX_CORE_E) && ev.core[1] == ev.core[0],
 		  "INST_RETIRED:ANY_P, BR_MISP_RETIRED:ALL_BRANCHES: 0xc0, 0xc5 (user), this core type");
+		/*
+		 * PAPI's perfctr component: libpfm4's event index to its PMU's
+		 * name and description, libperfctr's core type and CPUs (a fake
+		 * hybrid sysfs: P-cores 0-3, E-cores 4-7); with the other type's
+		 * event, refused.
+		 */
+		{
+			static const int p_cpus[] = { 0, 4, -1 }, e_cpus[] = { 4, 8, -1 };
+			pfm_event_info_t einfo = { .size = sizeof(einfo) };
+			pfm_pmu_info_t epinfo = { .size = sizeof(epinfo) };
+			char root[] = "/tmp/events_test.XXXXXX", full[64];
+			unsigned int core[2];
+			const char *names[2] = { full, p ? "adl_grt::INST_RETIRED:ANY_P" :
+						 "adl_glc::INST_RETIRED:ANY_P" };
+			cpu_set_t all, cpus;
+			int idx, i;
+
+			snprintf(full, sizeof(full), "%s::INST_RETIRED:ANY_P", model->pfm);
+			idx = pfm_find_event(full);
+			core[0] = idx >= 0 && pfm_get_event_info(idx, PFM_OS_NONE, &einfo) == PFM_SUCCESS &&
+				  pfm_get_pmu_info(einfo.pmu, &epinfo) == PFM_SUCCESS ?
+				  perfctr_pmu_core_type(epinfo.name, epinfo.desc) : 0;
+			core[1] = p ? PERFCTR_CORE_E : PERFCTR_CORE_P;
+			CPU_ZERO(&all);
+			for (i = 0; i < 8; i++)
+				CPU_SET(i, &all);
+			err[0] = 0;
+			if (mkdtemp(root)) {
+				put_cpus(root, "cpu_core", "0-3\n");
+				put_cpus(root, "cpu_atom", "4-7\n");
+				r = perfctr_events_cpus(1, core, names, root, &all, &cpus, err,
+							sizeof(err));
+				T(r == 1 && set_is(&cpus, p ? p_cpus : e_cpus),
+				  "as PAPI's perfctr component: libpfm4's event index to its core type's CPUs");
+				r = perfctr_events_cpus(2, core, names, root, &all, &cpus, err,
+							sizeof(err));
+				T(r < 0 && strstr(err, full) && strstr(err, names[1]),
+				  "as PAPI's perfctr component: with the other core type's event, refused");
+				rm_tree(root);
+			} else {
+				T(0, "a fake sysfs tree");
+			}
+		}
 	}
 
 	/* Per model: the fixed-only libpfm4 names (event code 0x00). */
