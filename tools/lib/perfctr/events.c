@@ -729,64 +729,71 @@ static int generic_event(const struct perfex_pmu *pmu, int g, struct generic_eve
 	return 0;
 }
 
+/*
+ * POWER8-10: libperfctr's translation (perfctr_power_encode()), shared
+ * with PAPI's perfctr component, of the events so far and event @i,
+ * placed anew, those named with @pmc where they were put.
+ */
+static int encode_ppc64(const struct perfex_pmu *pmu, struct perfctr_cpu_control *cc,
+			struct perfex_events *ev, unsigned int i, const char *name,
+			unsigned long long code, long pmc, int prefer_fixed, char *err,
+			size_t errlen)
+{
+	struct perfctr_power_event pe[PERFCTR_NRCTRS];
+	unsigned long long mmcr1;
+	long fixed_pmc = 4 + prefer_fixed;
+	unsigned int j, isa = PERFCTR_POWER_ISA310;
+
+	if (pmu->model == PERFEX_MODEL_POWER8)
+		isa = PERFCTR_POWER_ISA207;
+	else if (pmu->model == PERFEX_MODEL_POWER9)
+		isa = PERFCTR_POWER_ISA300;
+	if (i >= PERFCTR_NRCTRS)
+		return no_general(pmu, name, err, errlen);
+	if (prefer_fixed >= 0 &&
+	    (pmc < 0 ? free_pmc(cc, fixed_pmc + 1, fixed_pmc) == fixed_pmc : pmc == fixed_pmc)) {
+		/* PMC5 (instructions) or PMC6 (cycles). */
+		code = prefer_fixed ? 0x600f4 : 0x500fa;
+		pmc = fixed_pmc;
+	}
+	for (j = 0; j < i; j++) {
+		pe[j].code = ev->code[j];
+		pe[j].name = ev->name[j];
+		pe[j].pmc = ev->placed[j] ? (int)cc->pmc_map[j] : -1;
+	}
+	pe[i].code = code;
+	pe[i].name = name;
+	pe[i].pmc = pmc < 0 ? -1 : pmc > 5 ? 6 : (int)pmc;
+	if (perfctr_power_encode(isa, 0, pe, i + 1, &mmcr1, err, errlen))
+		return errno == ENOSPC ? no_general(pmu, name, err, errlen) : -1;
+	for (j = 0; j <= i; j++) {
+		cc->pmc_map[j] = pe[j].pmc;
+		cc->evntsel[j] = pe[j].evntsel;
+	}
+	cc->ppc.mmcr1 = mmcr1;
+	return 0;
+}
+
 static int encode(const struct perfex_pmu *pmu, struct perfctr_cpu_control *cc,
 		  struct perfex_events *ev, unsigned int i, const char *name,
 		  unsigned long long code, unsigned long long escr, long pmc, int kind,
 		  int prefer_fixed, char *err, size_t errlen)
 {
 	(void)kind;
-	(void)ev;
 	if (escr)
 		return fail(err, errlen, "/escr is for the Pentium 4 only");
-	if (pmu->model >= PERFEX_MODEL_POWER8) {
-		/*
-		 * libperfctr's translation (perfctr_power_encode()), shared with
-		 * PAPI's perfctr component: the events so far and this one,
-		 * placed anew, those named with @pmc where they were put.
-		 */
-		struct perfctr_power_event pe[PERFCTR_NRCTRS];
-		unsigned long long mmcr1;
-		long fixed_pmc = 4 + prefer_fixed;
-		unsigned int j, isa = pmu->model == PERFEX_MODEL_POWER8 ? PERFCTR_POWER_ISA207 :
-			pmu->model == PERFEX_MODEL_POWER9 ? PERFCTR_POWER_ISA300 : PERFCTR_POWER_ISA310;
-
-		if (i >= PERFCTR_NRCTRS)
-			return no_general(pmu, name, err, errlen);
-		if (prefer_fixed >= 0 &&
-		    (pmc < 0 ? free_pmc(cc, fixed_pmc + 1, fixed_pmc) == fixed_pmc :
-		     pmc == fixed_pmc)) {
-			/* PMC5 (instructions) or PMC6 (cycles). */
-			code = prefer_fixed ? 0x600f4 : 0x500fa;
-			pmc = fixed_pmc;
-		}
-		for (j = 0; j < i; j++) {
-			pe[j].code = ev->code[j];
-			pe[j].name = ev->name[j];
-			pe[j].pmc = ev->placed[j] ? (int)cc->pmc_map[j] : -1;
-		}
-		pe[i].code = code;
-		pe[i].name = name;
-		pe[i].pmc = pmc < 0 ? -1 : pmc > 5 ? 6 : (int)pmc;
-		if (perfctr_power_encode(isa, 0, pe, i + 1, &mmcr1, err, errlen))
-			return errno == ENOSPC ? no_general(pmu, name, err, errlen) : -1;
-		for (j = 0; j <= i; j++) {
-			cc->pmc_map[j] = pe[j].pmc;
-			cc->evntsel[j] = pe[j].evntsel;
-		}
-		cc->ppc.mmcr1 = mmcr1;
-		return 0;
-	} else {
-		if (pmc < 0)
-			pmc = free_pmc(cc, pmu->ngeneral, 0);
-		if (pmc < 0)
-			return no_general(pmu, name, err, errlen);
-		if (pmc_user(cc, pmc) >= 0)
-			return fail(err, errlen,
-				    "event %u (%s): counter %ld is event %d's (%s): one event a counter",
-				    i + 1, name, pmc, pmc_user(cc, pmc) + 1,
-				    ev->name[pmc_user(cc, pmc)]);
-		cc->evntsel[i] = (__u32)code;
-	}
+	if (pmu->model >= PERFEX_MODEL_POWER8)
+		return encode_ppc64(pmu, cc, ev, i, name, code, pmc, prefer_fixed, err, errlen);
+	/* ppc32: the PMCnSEL value. */
+	if (pmc < 0)
+		pmc = free_pmc(cc, pmu->ngeneral, 0);
+	if (pmc < 0)
+		return no_general(pmu, name, err, errlen);
+	if (pmc_user(cc, pmc) >= 0)
+		return fail(err, errlen,
+			    "event %u (%s): counter %ld is event %d's (%s): one event a counter",
+			    i + 1, name, pmc, pmc_user(cc, pmc) + 1, ev->name[pmc_user(cc, pmc)]);
+	cc->evntsel[i] = (__u32)code;
 	cc->pmc_map[i] = pmc;
 	return 0;
 }

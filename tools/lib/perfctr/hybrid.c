@@ -20,9 +20,6 @@
 #define PMU_DEVICES	"/sys/bus/event_source/devices/"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 

@@ -42,9 +42,6 @@
 #define PMC6_CYC	0x600f4ULL	/* the one event of PMC6 */
 
 static int refuse(int err, char *why, size_t whylen, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int refuse(int err, char *why, size_t whylen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -114,8 +111,8 @@ int perfctr_power_check(unsigned int isa, unsigned int flags, unsigned long long
 	}
 	if (isa != PERFCTR_POWER_ISA207 && isa != PERFCTR_POWER_ISA300 &&
 	    isa != PERFCTR_POWER_ISA310)
-		return refuse(EINVAL, why, whylen, "%s: ISA level %u is not POWER8's, POWER9's or POWER10's",
-			      name, isa);
+		return refuse(EINVAL, why, whylen,
+			      "%s: ISA level %u is not POWER8's, POWER9's or POWER10's", name, isa);
 	if (code >> 60)
 		return refuse(EOPNOTSUPP, why, whylen,
 			      "%s (0x%llx): needs perf's EBB, BHRB or instruction filtering bits, which perfctr does not program",
@@ -164,6 +161,31 @@ static int l1_qualifier(unsigned int isa, unsigned long long code)
 	return is_l2l3(code) ? -1 : (int)(code >> 20 & 3);
 }
 
+/*
+ * Why two L2/L3 events (units 6-9) of PMC1-4 cannot count together:
+ * POWER9's cache event group (their PMCxSEL, none on PMC4 beside
+ * another), POWER10's unit-6 group (bits 40-44); 0, they can.
+ */
+static const char *const l2l3_rules[] = {
+	NULL,
+	"POWER9 counts L2/L3 events (units 6-9) of one cache event group at a time (their PMCxSEL differ, or one is on PMC4)",
+	"POWER10 counts unit 6's L2/L3 events of one group (bits 40-44) at a time",
+};
+
+static int l2l3_conflict(unsigned int isa, const struct perfctr_power_event *a,
+			 const struct perfctr_power_event *b)
+{
+	if (a->pmc >= 4 || b->pmc >= 4 || !is_l2l3(a->code) || !is_l2l3(b->code))
+		return 0;
+	if (isa == PERFCTR_POWER_ISA300 &&
+	    ((a->code & 0xff) != (b->code & 0xff) || a->pmc == 3 || b->pmc == 3))
+		return 1;
+	if (isa == PERFCTR_POWER_ISA310 && ((a->code >> 12) & 0xf) == 6 &&
+	    ((b->code >> 12) & 0xf) == 6 && ((a->code ^ b->code) >> 40 & 0x1f))
+		return 2;
+	return 0;
+}
+
 int perfctr_power_encode(unsigned int isa, unsigned int flags, struct perfctr_power_event *ev,
 			 unsigned int n, unsigned long long *mmcr1, char *why, size_t whylen)
 {
@@ -171,7 +193,7 @@ int perfctr_power_encode(unsigned int isa, unsigned int flags, struct perfctr_po
 	char b1[24], b2[24];
 	unsigned long long m = 0, code;
 	unsigned int i, j, pmc, unit, comb;
-	int want, qual = -1, qual_ev = -1, radix_ev = -1, pass;
+	int want, q, qual = -1, qual_ev = -1, radix_ev = -1, pass;
 
 	for (i = 0; i < n; i++)
 		if (perfctr_power_check(isa, flags, ev[i].code, ev[i].name, why, whylen))
@@ -192,7 +214,8 @@ int perfctr_power_encode(unsigned int isa, unsigned int flags, struct perfctr_po
 			if (pass == 1 && (pmc || want >= 0))
 				continue;
 			if (pmc && want >= 0 && want != (int)pmc - 1)
-				return refuse(EINVAL, why, whylen, "%s: the event counts on PMC%u only",
+				return refuse(EINVAL, why, whylen,
+					      "%s: the event counts on PMC%u only",
 					      ev_name(&ev[i], b1, sizeof(b1)), pmc);
 			if (!pmc && want >= 4 && (code & 0xffff))
 				return refuse(EINVAL, why, whylen, "%s: PMC%d counts %s only",
@@ -240,13 +263,14 @@ int perfctr_power_encode(unsigned int isa, unsigned int flags, struct perfctr_po
 			comb = (code >> 10) & 3;
 			m |= (unsigned long long)comb << (38 - 2 * pmc);
 		}
-		if (l1_qualifier(isa, code) >= 0) {
-			if (qual_ev >= 0 && qual != l1_qualifier(isa, code))
-				return refuse(EBUSY, why, whylen,
-					      "%s: its L1 cache qualifier (%d) is not %s's (%d): MMCR1 has one for all PMCs",
-					      ev_name(&ev[i], b1, sizeof(b1)), l1_qualifier(isa, code),
-					      ev_name(&ev[qual_ev], b2, sizeof(b2)), qual);
-			qual = l1_qualifier(isa, code);
+		q = l1_qualifier(isa, code);
+		if (q >= 0 && qual_ev >= 0 && q != qual)
+			return refuse(EBUSY, why, whylen,
+				      "%s: its L1 cache qualifier (%d) is not %s's (%d): MMCR1 has one for all PMCs",
+				      ev_name(&ev[i], b1, sizeof(b1)), q,
+				      ev_name(&ev[qual_ev], b2, sizeof(b2)), qual);
+		if (q >= 0) {
+			qual = q;
 			qual_ev = (int)i;
 		}
 		if (isa == PERFCTR_POWER_ISA310) {
@@ -260,22 +284,12 @@ int perfctr_power_encode(unsigned int isa, unsigned int flags, struct perfctr_po
 		}
 		if (!is_l2l3(code))
 			continue;
-		for (j = 0; j < i; j++) {
-			if (ev[j].pmc >= 4 || !is_l2l3(ev[j].code))
-				continue;
-			if (isa == PERFCTR_POWER_ISA300 &&
-			    ((code & 0xff) != (ev[j].code & 0xff) || ev[i].pmc == 3 || ev[j].pmc == 3))
-				return refuse(EBUSY, why, whylen,
-					      "%s and %s: POWER9 counts L2/L3 events (units 6-9) of one cache event group at a time (PMCxSEL 0x%02llx and 0x%02llx differ, or one is on PMC4)",
-					      ev_name(&ev[j], b2, sizeof(b2)), ev_name(&ev[i], b1, sizeof(b1)),
-					      ev[j].code & 0xff, code & 0xff);
-			if (isa == PERFCTR_POWER_ISA310 && unit == 6 &&
-			    ((ev[j].code >> 12) & 0xf) == 6 &&
-			    ((code ^ ev[j].code) >> 40 & 0x1f))
-				return refuse(EBUSY, why, whylen,
-					      "%s and %s: POWER10 counts unit 6's L2/L3 events of one group (bits 40-44) at a time",
-					      ev_name(&ev[j], b2, sizeof(b2)), ev_name(&ev[i], b1, sizeof(b1)));
-		}
+		for (j = 0; j < i; j++)
+			if (l2l3_conflict(isa, &ev[j], &ev[i]))
+				return refuse(EBUSY, why, whylen, "%s and %s: %s",
+					      ev_name(&ev[j], b2, sizeof(b2)),
+					      ev_name(&ev[i], b1, sizeof(b1)),
+					      l2l3_rules[l2l3_conflict(isa, &ev[j], &ev[i])]);
 	}
 	if (qual > 0)
 		m |= (unsigned long long)qual << 46;

@@ -198,12 +198,16 @@ const char *perfctr_strerror(int err, const struct perfctr_info *info);
  */
 #define PERFCTR_POWER_L2L3	0x1U
 
+/*
+ * An event: @code the raw code, @name for the reason (NULL: the code);
+ * @pmc in: 0-5, or -1 for the code's PMC or any of PMC1-4, out: the PMC
+ * (pmc_map); out: @evntsel the PMCxSEL, 0 for PMC5 and PMC6.
+ */
 struct perfctr_power_event {
-	unsigned long long code;	/* in: the raw event code */
-	const char *name;		/* in: for the reason (NULL: the code) */
-	int pmc;			/* in: 0-5, or -1 for the code's PMC or any of
-					   PMC1-4; out: the PMC (pmc_map) */
-	unsigned int evntsel;		/* out: PMCxSEL; 0 for PMC5 and PMC6 */
+	unsigned long long code;
+	const char *name;
+	int pmc;
+	unsigned int evntsel;
 };
 
 unsigned int perfctr_power_isa(unsigned int cpu_type);

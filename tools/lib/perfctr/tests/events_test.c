@@ -640,9 +640,11 @@ static void test_model(void)
 
 			snprintf(full, sizeof(full), "%s::INST_RETIRED:ANY_P", model->pfm);
 			idx = pfm_find_event(full);
-			core[0] = idx >= 0 && pfm_get_event_info(idx, PFM_OS_NONE, &einfo) == PFM_SUCCESS &&
-				  pfm_get_pmu_info(einfo.pmu, &epinfo) == PFM_SUCCESS ?
-				  perfctr_pmu_core_type(epinfo.name, epinfo.desc) : 0;
+			core[0] = 0;
+			if (idx >= 0 &&
+			    pfm_get_event_info(idx, PFM_OS_NONE, &einfo) == PFM_SUCCESS &&
+			    pfm_get_pmu_info(einfo.pmu, &epinfo) == PFM_SUCCESS)
+				core[0] = perfctr_pmu_core_type(epinfo.name, epinfo.desc);
 			core[1] = p ? PERFCTR_CORE_E : PERFCTR_CORE_P;
 			CPU_ZERO(&all);
 			for (i = 0; i < 8; i++)

@@ -64,9 +64,11 @@ static void test_common(void)
 		r = enc(isa, 0, 2, C(0x500fa), C(0x600f4));
 		CHECK(!r && ev[0].pmc == 4 && ev[0].evntsel == 0 && ev[1].pmc == 5 &&
 		      ev[1].evntsel == 0 && mmcr1 == 0,
-		      N("PM_RUN_INST_CMPL on PMC5, PM_RUN_CYC on PMC6, nothing in MMCR1"), "%s", why);
+		      N("PM_RUN_INST_CMPL on PMC5, PM_RUN_CYC on PMC6, nothing in MMCR1"),
+		      "%s", why);
 		r = enc(isa, 0, 1, C(0x500f0));
-		CHECK(refused(r, EINVAL, "PMC5 and PMC6 count only instructions (0x500fa) and cycles"),
+		CHECK(refused(r, EINVAL,
+			      "PMC5 and PMC6 count only instructions (0x500fa) and cycles"),
 		      N("PMC5: its one event only"), "%s", why);
 		r = enc(isa, 0, 2, C(0x600f4), C(0x600f4));
 		CHECK(refused(r, EBUSY, "0x600f4: PMC6 is taken by 0x600f4"),
@@ -76,7 +78,8 @@ static void test_common(void)
 		      "%s", why);
 		/* PM_MRK_INST_CMPL: marked, MMCRA. */
 		r = enc(isa, 0, 1, C(0x401e0));
-		CHECK(refused(r, EOPNOTSUPP, "0x401e0 (0x401e0): needs the marking or sampling fields (MMCRA)"),
+		CHECK(refused(r, EOPNOTSUPP,
+			      "0x401e0 (0x401e0): needs the marking or sampling fields (MMCRA)"),
 		      N("a marked event refused (MMCRA)"), "%s", why);
 		r = enc(isa, 0, 1, C(0x1e) | 1ULL << 30);
 		CHECK(refused(r, EOPNOTSUPP, "which perfctr does not program"),
@@ -93,8 +96,8 @@ static void test_common(void)
 		CHECK(refused(r, EBUSY, "0x100fe counts on PMC1 only, which 0x100f0 takes"),
 		      N("two events of PMC1 refused"), "%s", why);
 		r = enc(isa, 0, 5, C(0x1e), C(0x2), C(0x1e), C(0x2), C(0x1e));
-		CHECK(refused(r, ENOSPC, "PMC1-4 are all taken"), N("five events for PMC1-4: ENOSPC"),
-		      "%s", why);
+		CHECK(refused(r, ENOSPC, "PMC1-4 are all taken"),
+		      N("five events for PMC1-4: ENOSPC"), "%s", why);
 		r = enc(isa, 0, 6, C(0x1e), C(0x2), C(0x1e), C(0x2), C(0x500fa), C(0x600f4));
 		CHECK(!r, N("six events: PMC1-4 and PMC5-6"), "%s", why);
 		/* A PMC asked for. */
@@ -118,14 +121,18 @@ static void test_common(void)
 		      "%s", why);
 		/* The L2/L3 units: refused as by perfctr's kernel. */
 		r = enc(isa, 0, 1, C(0x16880));
-		CHECK(refused(r, EOPNOTSUPP, "0x16880 (0x16880): an L2/L3 event (unit 6) counts for every thread"),
+		CHECK(refused(r, EOPNOTSUPP,
+			      "0x16880 (0x16880): an L2/L3 event (unit 6) counts for every thread"),
 		      N("an L2/L3 unit (6) refused"), "%s", why);
 		r = enc(isa, 0, 1, C(0x29080));
-		CHECK(refused(r, EOPNOTSUPP, "an L2/L3 event (unit 9)"), N("unit 9 refused"), "%s", why);
+		CHECK(refused(r, EOPNOTSUPP, "an L2/L3 event (unit 9)"), N("unit 9 refused"),
+		      "%s", why);
 		r = enc(isa, 0, 1, C(0x2a080));
-		CHECK(!r && mmcr1 == 0xaULL << 56, N("unit 10 (0xa) is not an L2/L3 unit"), "%s", why);
+		CHECK(!r && mmcr1 == 0xaULL << 56, N("unit 10 (0xa) is not an L2/L3 unit"),
+		      "%s", why);
 		CHECK(perfctr_power_check(isa, 0, 0x2d880, "x", why, sizeof(why)) == 0 &&
-		      perfctr_power_check(isa, 0, 0x401e0, "PM_MRK_INST_CMPL", why, sizeof(why)) == -1 &&
+		      perfctr_power_check(isa, 0, 0x401e0, "PM_MRK_INST_CMPL", why,
+					  sizeof(why)) == -1 &&
 		      strstr(why, "PM_MRK_INST_CMPL (0x401e0)"),
 		      N("perfctr_power_check(): one code alone"), "%s", why);
 #undef N
@@ -143,7 +150,8 @@ static void test_power8(void)
 	r = enc(ISA207, 0, 2, C(0x3e054), C(0x2d880));
 	CHECK(!r && ev[0].pmc == 2 && ev[0].evntsel == 0x54 && ev[1].pmc == 1 &&
 	      ev[1].evntsel == 0x80 && mmcr1 == (0xeULL << 52 | 0xdULL << 56 | 1ULL << 34),
-	      "POWER8: units at 60 - 4(n - 1), combine bit 11 at 35 - (n - 1)", "%s %#llx", why, mmcr1);
+	      "POWER8: units at 60 - 4(n - 1), combine bit 11 at 35 - (n - 1)",
+	      "%s %#llx", why, mmcr1);
 	/* Bit 10 is POWER9's second combine bit: not POWER8's. */
 	r = enc(ISA207, 0, 1, C(0x2d480));
 	CHECK(refused(r, EOPNOTSUPP, "0x2d480"), "POWER8: bit 10 refused", "%s", why);
@@ -197,8 +205,9 @@ static void test_power9(void)
 	CHECK(!r && ev[0].pmc == 1 && ev[1].pmc == 2,
 	      "POWER9, L2/L3 accepted: PM_L2_LD_MISS with PM_L2_INST (group 0x80)", "%s", why);
 	r = enc(ISA300, L2L3, 2, C(0x26080), C(0x16082));
-	CHECK(refused(r, EBUSY, "POWER9 counts L2/L3 events (units 6-9) of one cache event group") &&
-	      strstr(why, "0x80 and 0x82"),
+	CHECK(refused(r, EBUSY,
+		      "POWER9 counts L2/L3 events (units 6-9) of one cache event group") &&
+	      strstr(why, "0x26080 and 0x16082: POWER9"),
 	      "POWER9, L2/L3 accepted: PM_L2_LD_MISS with PM_L2_CASTOUT_MOD (0x82) refused", "%s",
 	      why);
 	r = enc(ISA300, L2L3, 2, C(0x26080), C(0x46080));
