@@ -187,4 +187,3 @@ int perfctr_events_cpus(unsigned int n, const unsigned int *core, const char *co
 			    name[i], perfctr_core_type_name(need), list);
 	return 1;
 }
-
