@@ -268,6 +268,13 @@ void perfctr_cpu_forbidden(const struct perfctr_cpu_state *state, struct cpumask
 
 #endif /* CONFIG_PERFCTR */
 
+/*
+ * For the x86 driver's KUnit suite (CONFIG_KUNIT, with the virtual
+ * counters): a state's RDPMC grant on @tsk's mm and its revocation, as
+ * fork and exec make them.
+ */
+int vperfctr_kunit_grant_rdpmc(struct task_struct *tsk);
+
 #ifdef CONFIG_PERFCTR_VIRTUAL
 #include <linux/jump_label.h>
 

@@ -303,3 +303,35 @@ int vperfctr_may_count_kernel(void)
 
 	return err ?: security_locked_down(LOCKDOWN_PERF);
 }
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * vperfctr_kunit_grant_rdpmc - a state's RDPMC grant and revocation
+ * @tsk: the task on whose mm user reads are granted
+ *
+ * What fork (vperfctr_inherit()'s child) and exec (the move to the new
+ * mm) run, for the x86 driver's KUnit suite: the grant takes
+ * vperfctr_reserve_mutex, then @tsk's mmap_lock for writing, from
+ * wherever the caller stands -- the suite calls it with exec's locks
+ * held, under lockdep.
+ *
+ * Return: 0 when the grant was on @tsk's mm; -ENOENT when the model has
+ * no user reads to grant; an error of the PMU reservation.
+ */
+int vperfctr_kunit_grant_rdpmc(struct task_struct *tsk)
+{
+	struct vperfctr *perfctr = vperfctr_alloc();
+	int err;
+
+	if (IS_ERR(perfctr))
+		return PTR_ERR(perfctr);
+	err = vperfctr_get_pmu(perfctr);
+	if (!err) {
+		vperfctr_grant_rdpmc(perfctr, tsk);
+		err = perfctr->rdpmc_mm && perfctr->rdpmc_mm == tsk->mm ? 0 : -ENOENT;
+		vperfctr_revoke_rdpmc(perfctr);
+	}
+	vperfctr_put(perfctr);
+	return err;
+}
+#endif

@@ -483,6 +483,58 @@ static void forked_mm_starts_without_rdpmc(struct kunit *test)
 	mmput(child);
 }
 
+/*
+ * The virtual counters' grant of user reads takes vperfctr_reserve_mutex
+ * and then the mm's mmap_lock for writing, in fork (no lock held around
+ * perfctr_fork()) and in exec, where begin_new_exec() holds
+ * cred_guard_mutex and exec_update_lock around the exec hook: run both
+ * with a model that has RDPMC (the generic model has nothing to grant,
+ * and QEMU's x86 CPUs have no PMU, so no selftest reaches it), under
+ * lockdep in the debug kernels, which must find nothing.
+ */
+static void rdpmc_grant_in_fork_and_exec(struct kunit *test)
+{
+	struct signal_struct *sig = current->signal;
+	struct mm_struct *mm;
+
+	/* Before the virtual counters' patch the call is compiled out. */
+	if (!IS_ENABLED(CONFIG_PERFCTR_VIRTUAL)) {
+		kunit_skip(test, "no virtual counters (CONFIG_PERFCTR_VIRTUAL)");
+		return;
+	}
+	if (static_branch_unlikely(&rdpmc_always_available_key) ||
+	    static_branch_unlikely(&rdpmc_never_available_key))
+		kunit_skip(test, "perf's rdpmc sysfs knob is not 1 (the default)");
+	mm = mm_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, mm);
+	perfctr_x86_use_model(&perfctr_x86_k7);
+	kthread_use_mm(mm);
+
+	/* fork: the child's state granted on the child's mm. */
+	KUNIT_EXPECT_EQ(test, 0, vperfctr_kunit_grant_rdpmc(current));
+	KUNIT_EXPECT_FALSE(test, pce_on());
+
+	/* exec: granted on the new mm with exec's locks held. */
+	mutex_lock(&sig->cred_guard_mutex);
+	down_write(&sig->exec_update_lock);
+	KUNIT_EXPECT_EQ(test, 0, vperfctr_kunit_grant_rdpmc(current));
+	up_write(&sig->exec_update_lock);
+	mutex_unlock(&sig->cred_guard_mutex);
+
+	KUNIT_EXPECT_FALSE(test, pce_on());
+	KUNIT_EXPECT_EQ(test, 0, atomic_read(&mm->context.perf_rdpmc_allowed));
+	/* Lockdep turns itself off at the first report. */
+	KUNIT_EXPECT_TRUE(test, debug_locks);
+	kthread_unuse_mm(mm);
+
+	/* The generic model: nothing to grant, no lock taken. */
+	perfctr_x86_use_model(NULL);
+	kthread_use_mm(mm);
+	KUNIT_EXPECT_EQ(test, -ENOENT, vperfctr_kunit_grant_rdpmc(current));
+	kthread_unuse_mm(mm);
+	mmput(mm);
+}
+
 /* perf's rdpmc knob at 0 takes PERFCTR_FEATURE_RDPMC out of perfctr_info(). */
 static void rdpmc_knob_off_hides_the_feature(struct kunit *test)
 {
@@ -1258,6 +1310,7 @@ static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(counts_kernel_follows_the_os_bits),
 	KUNIT_CASE(rdpmc_permission_follows_the_mm),
 	KUNIT_CASE(forked_mm_starts_without_rdpmc),
+	KUNIT_CASE(rdpmc_grant_in_fork_and_exec),
 	KUNIT_CASE(rdpmc_knob_off_hides_the_feature),
 	KUNIT_CASE(tsc_constant_follows_the_cpu),
 	KUNIT_CASE_PARAM(detect_by_feature_not_family, detect_cases_gen_params),

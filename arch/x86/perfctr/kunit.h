@@ -11,6 +11,7 @@
 #include <kunit/test.h>
 #include <linux/bits.h>
 #include <linux/cpumask.h>
+#include <linux/debug_locks.h>
 #include <linux/irqflags.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
@@ -19,6 +20,7 @@
 #include <linux/processor.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
