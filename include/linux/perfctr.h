@@ -238,6 +238,7 @@ void perfctr_cpu_ireload(struct perfctr_cpu_state *state);
  * CPUs on which no control with programmable counters may run (x86: a
  * hyper-threaded P4's second threads; the debugfs file "perfctr/forbidden"
  * with CONFIG_PERFCTR_DEBUG_FORBIDDEN), reported by sys_perfctr_info().
+ * Defined and filled by the driver, which the top level comes after.
  */
 extern cpumask_t perfctr_cpus_forbidden_mask;
 

@@ -7,7 +7,6 @@
 #include <linux/build_bug.h>
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
-#include <linux/export.h>
 #include <linux/init.h>
 #include <linux/mutex.h>
 #include <linux/perfctr.h>
@@ -16,13 +15,9 @@
 #include <linux/syscalls.h>
 #include <linux/uaccess.h>
 
-#include <kunit/visibility.h>
-
 #include "virtual.h"
 
 struct perfctr_info perfctr_info __ro_after_init;
-cpumask_t perfctr_cpus_forbidden_mask;
-EXPORT_SYMBOL_IF_KUNIT(perfctr_cpus_forbidden_mask);	/* read by the x86 driver's suite */
 
 /*
  * The user ABI has one layout for 32- and 64-bit user space (x86: i386,

@@ -32,6 +32,8 @@
 #include "ppc.h"
 
 const char *perfctr_cpu_name = "generic PowerPC with timebase";
+/* The driver's forbidden CPUs: every CPU has the same PMU, so none. */
+cpumask_t perfctr_cpus_forbidden_mask;
 static const struct perfctr_ppc_model *perfctr_model;
 static perfctr_ihandler_t perfctr_ihandler;
 

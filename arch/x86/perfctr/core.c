@@ -67,6 +67,9 @@
 
 const char *perfctr_cpu_name = "generic x86 with TSC";
 EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_name);
+/* The driver's forbidden CPUs: a hyper-threaded P4's second threads. */
+cpumask_t perfctr_cpus_forbidden_mask;
+EXPORT_SYMBOL_IF_KUNIT(perfctr_cpus_forbidden_mask);	/* read by the KUnit suites */
 static unsigned int perfctr_cpu_type = PERFCTR_X86_GENERIC;
 static unsigned int perfctr_cpu_features;
 
