@@ -295,30 +295,13 @@ static int p6_check_control(struct perfctr_cpu_state *state, int is_global)
 }
 
 /*
- * The bits of an event select and of IA32_FIXED_CTR_CTRL a control may
- * set (p6_check_control()).  Any other is reserved -- a #GP on Intel,
- * under KVM's vPMU too; dropped by AMD's, which then counts another event
- * -- and a cached value with one is no register's: a cache that forgot
- * (all ones, perfctr_x86_cpu_forget()), whose bits must not be written
- * back.
+ * What a cache that forgot holds (perfctr_x86_cpu_forget() and the PMU's
+ * release fill it with ones): no register's value, its reserved bits
+ * above all, which must not be written back -- a #GP on Intel, under
+ * KVM's vPMU too; dropped by AMD's, which then counts another event.
+ * Every other cached value was written from a validated control.
  */
-static u64 p6_evntsel_bits(const struct perfctr_x86_model *m)
-{
-	return (GENMASK_ULL(31, 0) & ~(u64)P6_EVNTSEL_RESERVED) | (u64)m->high_allowed << 32;
-}
-
-static u64 p6_fixed_ctrl_bits(const struct perfctr_x86_model *m)
-{
-	u32 fixed = perfctr_x86_is_hybrid(m) ? perfctr_x86_hybrid_fixed_here() :
-			perfctr_x86_fixed_avail;
-	unsigned int n;
-	u64 bits = 0;
-
-	for (n = 0; n < 16; n++)
-		if (fixed & BIT(n))
-			bits |= (u64)(FIXED_OS | FIXED_USR | FIXED_PMI) << (4 * n);
-	return bits;
-}
+#define P6_FORGOTTEN	U64_MAX
 
 /* Load @state's control registers, writing only those that differ. */
 static void p6_write_control(const struct perfctr_cpu_state *state)
@@ -404,8 +387,7 @@ static void p6_astop(void)
 		if (!(sel & P6_EVNTSEL_ENABLE) || !(here & BIT(pmc)))
 			continue;
 		/* Forgotten: its value unknown, the whole event select cleared. */
-		cache->evntsel[pmc] = sel & ~p6_evntsel_bits(m) ? 0 :
-				      sel & ~(u64)P6_EVNTSEL_ENABLE;
+		cache->evntsel[pmc] = sel == P6_FORGOTTEN ? 0 : sel & ~(u64)P6_EVNTSEL_ENABLE;
 		perfctr_x86_wrmsr(m->evntsel_msr + pmc * m->evntsel_stride,
 				  cache->evntsel[pmc]);
 	}
@@ -441,7 +423,7 @@ static void p6_istop(const struct perfctr_cpu_state *state, struct perfctr_x86_c
 	u64 fixed = cache->fixed_ctrl;
 
 	/* A cache that forgot knows no field of it: every one stopped. */
-	if (fixed & ~p6_fixed_ctrl_bits(m))
+	if (fixed == P6_FORGOTTEN)
 		fixed = 0;
 	for (i = perfctr_cstatus_nractrs(state->cstatus); i < nrctrs; i++) {
 		pmc = state->pmc[i].map;
