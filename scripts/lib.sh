@@ -20,3 +20,42 @@ apt_update() {
 		log "warning: apt-get update failed for some lists; going on with the others"
 	APT_UPDATED=1
 }
+
+# One deb-src stanza for SUITE with the URIs and Signed-By of the machine's
+# Debian archive (the first "deb" entry with a suite that has no "-":
+# not -security, -updates or -backports).
+debsrc_entry() {	# suite
+	local suite=$1
+	local f=/etc/apt/sources.list.d/debian.sources
+	if [[ -f $f ]]; then
+		awk '
+		function flush() {
+			if (isdeb && uris != "" && main && !done) {
+				printf "Types: deb-src\nURIs: %s\nSuites: %s\nComponents: main\n", uris, suite
+				if (signed != "")
+					printf "Signed-By: %s\n", signed
+				done = 1
+			}
+			isdeb = main = 0; uris = signed = ""
+		}
+		/^[ \t]*#/ { next }
+		/^[ \t]*$/ { flush(); next }
+		/^Types:/ { for (i = 2; i <= NF; i++) if ($i == "deb") isdeb = 1; next }
+		/^URIs:/ { sub(/^URIs:[ \t]*/, ""); uris = $0; next }
+		/^Suites:/ { for (i = 2; i <= NF; i++) if ($i !~ /-/) main = 1; next }
+		/^Signed-By:/ { sub(/^Signed-By:[ \t]*/, ""); signed = $0; next }
+		END { flush() }
+		' suite="$suite" "$f"
+		return 0
+	fi
+	if [[ -f /etc/apt/sources.list ]]; then
+		# deb [options] URI suite components...
+		awk '$1 == "deb" {
+			o = ""; i = 2
+			if ($2 ~ /^\[/) { while ($i !~ /\]$/) o = o $(i++) " "; o = o $(i++) " " }
+			if ($(i + 1) !~ /-/) { print "deb-src " o $i " " suite " main"; exit }
+		}' suite="$suite" /etc/apt/sources.list
+		return 0
+	fi
+	return 1
+}

@@ -27,50 +27,12 @@ PAPI_DEBIAN=7.2.0-2
 PAPI_SHA256=f806e77e8cd08a0d3e4c002d8a8d3fefc64840ff663c2ac46bd66398c779c6db
 TARBALL=papi_$PAPI_VERSION.orig.tar.gz
 
-# One deb-src stanza for sid with the URIs and Signed-By of the machine's
-# Debian archive (the first "deb" entry with a suite that has no "-":
-# not -security, -updates or -backports).
-sid_entry() {
-	local f=/etc/apt/sources.list.d/debian.sources
-	if [[ -f $f ]]; then
-		awk '
-		function flush() {
-			if (isdeb && uris != "" && main && !done) {
-				printf "Types: deb-src\nURIs: %s\nSuites: sid\nComponents: main\n", uris
-				if (signed != "")
-					printf "Signed-By: %s\n", signed
-				done = 1
-			}
-			isdeb = main = 0; uris = signed = ""
-		}
-		/^[ \t]*#/ { next }
-		/^[ \t]*$/ { flush(); next }
-		/^Types:/ { for (i = 2; i <= NF; i++) if ($i == "deb") isdeb = 1; next }
-		/^URIs:/ { sub(/^URIs:[ \t]*/, ""); uris = $0; next }
-		/^Suites:/ { for (i = 2; i <= NF; i++) if ($i !~ /-/) main = 1; next }
-		/^Signed-By:/ { sub(/^Signed-By:[ \t]*/, ""); signed = $0; next }
-		END { flush() }
-		' "$f"
-		return 0
-	fi
-	if [[ -f /etc/apt/sources.list ]]; then
-		# deb [options] URI suite components...
-		awk '$1 == "deb" {
-			o = ""; i = 2
-			if ($2 ~ /^\[/) { while ($i !~ /\]$/) o = o $(i++) " "; o = o $(i++) " " }
-			if ($(i + 1) !~ /-/) { print "deb-src " o $i " sid main"; exit }
-		}' /etc/apt/sources.list
-		return 0
-	fi
-	return 1
-}
-
 fetch() {
 	local dir=$CACHE/papi apt=$CACHE/papi/apt tree=$CACHE/papi/pristine-$PAPI_VERSION entry sum
 	local -a opts
 	mkdir -p "$dir/src"
 	if [[ ! -f $dir/src/$TARBALL ]]; then
-		entry=$(sid_entry) || die "cannot find this machine's Debian apt sources"
+		entry=$(debsrc_entry sid) || die "cannot find this machine's Debian apt sources"
 		[[ -n $entry ]] || die "no Debian archive entry in this machine's apt sources"
 		mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/sources"
 		rm -f "$apt/sources/"*
