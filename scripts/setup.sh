@@ -21,7 +21,11 @@ need_pkgs=(build-essential flex bison bc libelf-dev libssl-dev cpio kmod rsync
 	   libc6-dev-ppc64el-cross libc6-dev-powerpc-cross
 	   gcc-aarch64-linux-gnu gcc-sparc64-linux-gnu gcc-riscv64-linux-gnu
 	   libpfm4-dev mandoc man-db pkgconf python3-sphinx python3-yaml
-	   dpkg-dev debhelper lintian fakeroot ccache)
+	   dpkg-dev debhelper lintian fakeroot ccache
+	   ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev zlib1g-dev python3-venv bzip2)
+# QEMU with the x86 PMU (tools/qemu/build.sh) needs meson >= 1.5 and
+# pycotap, from bookworm-backports.
+bpo_pkgs=(meson python3-pycotap)
 
 # The archive URI is taken from the machine's own sources, never spelled
 # out in the project.
@@ -72,14 +76,26 @@ install_pkgs() {
 	   ! command -v qemu-system-ppc64 >/dev/null || ! command -v qemu-system-ppc >/dev/null; then
 		QEMU_NEEDED=1
 	fi
-	if ((${#missing[@]})) || [[ -n ${QEMU_NEEDED:-} ]]; then
-		[[ -z ${PERFCTR_NO_INSTALL:-} ]] || die "missing packages: ${missing[*]} ${QEMU_NEEDED:+qemu-system-x86 (>= 10)}"
+	local mver
+	mver=$(dpkg-query -W -f='${Version}' meson 2>/dev/null || true)
+	if [[ -z $mver ]] || dpkg --compare-versions "$mver" lt 1.5 ||
+	   ! dpkg-query -W -f='${Status}' python3-pycotap 2>/dev/null | grep -q 'install ok installed'; then
+		BPO_NEEDED=1
+	fi
+	if ((${#missing[@]})) || [[ -n ${QEMU_NEEDED:-} || -n ${BPO_NEEDED:-} ]]; then
+		[[ -z ${PERFCTR_NO_INSTALL:-} ]] || die "missing packages: ${missing[*]} ${QEMU_NEEDED:+qemu-system-x86 (>= 10)} ${BPO_NEEDED:+${bpo_pkgs[*]} (bookworm-backports)}"
 		apt_sources
 		apt_update
 		if ((${#missing[@]})); then
 			log "installing: ${missing[*]}"
 			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 				"${missing[@]}" >/dev/null || die "cannot install: ${missing[*]}"
+		fi
+		if [[ -n ${BPO_NEEDED:-} ]]; then
+			log "installing from bookworm-backports: ${bpo_pkgs[*]}"
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+				-t bookworm-backports "${bpo_pkgs[@]}" >/dev/null ||
+				die "cannot install ${bpo_pkgs[*]} from bookworm-backports"
 		fi
 		if [[ -n ${QEMU_NEEDED:-} ]]; then
 			log "installing QEMU from bookworm-backports"
