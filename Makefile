@@ -32,7 +32,7 @@ help:
 	@echo '  make demo     build the x86_64 and ppc64 kernels, boot them under QEMU'
 	@echo '                and show virtual counters at work'
 	@echo '  make check    every test (six kernels, QEMU boots, PAPI), ending in'
-	@echo '                "N passed, N failed"'
+	@echo '                "N passed, N failed, N skipped"'
 	@echo '  make deb      Debian packages of the patched kernel (from the running'
 	@echo '                kernel'"'"'s configuration) and of libperfctr and perfex'
 	@echo '                (notes/INSTALL-debian.md)'

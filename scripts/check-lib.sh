@@ -10,6 +10,7 @@
 # kernel are in run-tests.sh (groups libperfctr, libperfctr-ia32).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/report-lib.sh"	# tap_log
 
 out=$CACHE/lib-host
 rm -rf "$out"
@@ -17,21 +18,13 @@ log "libperfctr: host checks"
 # Debian 13's libpfm4, unpacked by setup.sh: its PMUs' event tests.
 pfm13=$CACHE/libpfm4-trixie/root
 OUT=$out LIBPFM13_ROOT=$pfm13 sh "$CACHE/src/tools/lib/perfctr/run-tests.sh" > "$out.log" 2>&1
-p=0 f=0
+p=0 f=0 s=0
 if [[ ! -f $pfm13/.done ]]; then
 	f=$((f + 1)); echo "libperfctr host: not ok - Debian 13's libpfm4 is not in $pfm13 (scripts/setup.sh)"
 fi
-while IFS= read -r line; do
-	case $line in
-	ok\ *) p=$((p + 1)); echo "libperfctr host: $line" ;;
-	not\ ok\ *) f=$((f + 1)); echo "libperfctr host: $line" ;;
-	\#*) echo "libperfctr host: $line" ;;
-	esac
-done < "$out.log"
-if ((p + f == 0)); then
-	cat "$out.log"
-	f=1
-fi
+# Its TAP (report-lib.sh's tap_log: a "# SKIP" is a skip; a run that died
+# before its plan, which it prints last, fails).
+tap_log "$out.log" "libperfctr host"
 # The README's example is the one run-tests.sh compiles against the
 # installation (tests/readme_example.c): the same code, whitespace aside.
 norm() { sed 's/^[[:space:]]*//; s/[[:space:]]\+/ /g; /^$/d'; }
@@ -43,6 +36,6 @@ else
 	f=$((f + 1)); echo "libperfctr host: not ok - the README's example differs from tests/readme_example.c"
 	sed 's/^/libperfctr host: # /' "$out/readme.diff"
 fi
-echo "libperfctr host: $p passed, $f failed"
-[[ -n ${RESULTS:-} ]] && echo "libperfctr host $p $f" >> "$RESULTS"
+echo "libperfctr host: $p passed, $f failed, $s skipped"
+[[ -n ${RESULTS:-} ]] && echo "libperfctr host $p $f $s" >> "$RESULTS"
 ((f == 0))

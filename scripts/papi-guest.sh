@@ -105,7 +105,7 @@ papi_report() {	# console
 	}
 	papi_counts() {	# suite
 		echo "$label/$cpu $1: $p passed, $f failed, $s skipped"
-		record "$label/$cpu" "$1" "$p" "$f"
+		record "$label/$cpu" "$1" "$p" "$f" "$s"
 		p=0 f=0 s=0
 	}
 	# The utilities: they run to the end, and papi_component_avail lists
@@ -134,12 +134,13 @@ papi_report() {	# console
 		papi_result papi-utils "$st" "perfctr component disabled with a reason" "$why"
 	fi
 	papi_counts papi-utils
-	# papi_perfctr_test: TAP.
+	# papi_perfctr_test: TAP (report-lib.sh's tap_kind: "ok N ... # SKIP"
+	# skips, "not ok" fails whatever its directive).
 	while IFS= read -r t; do
-		case $t in
-		*"# SKIP"*) papi_result papi-perfctr skip "${t#ok }" ;;
-		ok\ *) papi_result papi-perfctr ok "${t#ok }" ;;
-		not\ ok\ *) papi_result papi-perfctr "not ok" "${t#not ok }" ;;
+		case $(tap_kind "$t") in
+		skip) papi_result papi-perfctr skip "${t#ok }" ;;
+		pass) papi_result papi-perfctr ok "${t#ok }" ;;
+		fail) papi_result papi-perfctr "not ok" "${t#not ok }" ;;
 		esac
 	done < <(sed -n 's/^PT: \(\(not \)\?ok [0-9].*\)/\1/p' "$console")
 	rc=$(sed -n 's/^PERFCTR-EXIT PT \([0-9]*\)$/\1/p' "$console")

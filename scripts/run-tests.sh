@@ -31,22 +31,25 @@
 # PERFCTR_LIB_SRC: a libperfctr tree to build instead of the applied
 # kernel tree's (to try library changes on a kernel already built).
 # Prints every result line, then one line per group:
-#   <arch>/<cpu> <suite>: N passed, N failed
+#   <arch>/<cpu> <suite>: N passed, N failed[, N skipped]
 # and appends the group counts to $RESULTS (if set); exits 1 if a group
-# failed or the guest did not finish.  Any BUG, WARNING,
+# failed or the guest did not finish.  A skipped test is not a pass; one
+# that must run here (scripts/report-lib.sh's MUST_RUN) fails when it
+# skips.  Any BUG, WARNING,
 # Oops, KASAN, lockdep or UBSAN report on the console is a failure.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/papi-guest.sh"
 . "$(dirname "$0")/guest-lib.sh"
+. "$(dirname "$0")/report-lib.sh"
 . "$(dirname "$0")/perfctr27.sh"
 
 arch=${1:-x86_64} cpu=${2:-max} mode=${3:-kselftest}
 # A group's counts: to $RESULTS (make check's total, if set) and to this
 # script's exit status (1 if any group failed).
 failed=0
-record() {	# label/cpu suite passed failed
-	if [[ -n ${RESULTS:-} ]]; then echo "$*" >> "$RESULTS"; fi
+record() {	# label/cpu suite passed failed [skipped]
+	if [[ -n ${RESULTS:-} ]]; then echo "$1 $2 $3 $4 ${5:-0}" >> "$RESULTS"; fi
 	if (($4 != 0)); then failed=1; fi
 }
 # label: the kernel (its build directory and the name in the results);
@@ -338,25 +341,10 @@ if [[ $mode == papi ]]; then
 	exit $failed
 fi
 
-report() {	# line-prefix suite: KTAP results of lines starting with the prefix
-	local p=0 f=0 line plan
-	while IFS= read -r line; do
-		echo "$label/$cpu $2: $line"
-		case $line in
-		ok\ *) p=$((p + 1)) ;;
-		not\ ok\ *) f=$((f + 1)) ;;
-		esac
-	done < <(sed -n "s/^$1\(\(not \)\?ok [0-9].*\)/\1/p" "$console")
-	# A run that died before its plan completed is a failure too.
-	plan=$(sed -n "s/^$1""1\.\.\([0-9]*\)\$/\1/p" "$console" | awk '{ s += $1 } END { print s + 0 }')
-	if ((plan == 0 || p + f != plan)); then
-		echo "$label/$cpu $2: not ok - ran $((p + f)) of $plan planned tests"
-		grep "^$1" "$console" | tail -20
-		f=$((f + 1))
-	fi
-	echo "$label/$cpu $2: $p passed, $f failed"
-	record "$label/$cpu" "$2" "$p" "$f"
-	return 0
+# KTAP results of lines starting with the prefix (report-lib.sh): passed,
+# failed and skipped; a run that died before its plan completed fails.
+report() {	# line-prefix suite
+	ktap_report "$console" "$label/$cpu" "$1" "$2"
 }
 # Show the failures' diagnostics.
 grep -E '^T(64|32): #' "$console" | grep -B2 -A6 -E 'Expected|FAIL' | head -60 || true
@@ -372,38 +360,19 @@ fi
 report 'LIB: ' libperfctr
 [[ $arch == x86_64 ]] && report 'L32: ' libperfctr-ia32
 report 'MRK: ' marker
-# perfctr-selftest: QEMU's ppc64 counts instructions exactly, so there its
-# instructions check must pass; x86 under TCG skips the PMC checks.
-need=
-[[ $label == ppc64 ]] && need=instructions
-selftest_report "$console" "$label/$cpu" selftest $need
-# perfctr 2.7's self and signal (scripts/perfctr27.sh); ppc64's QEMU counts.
-p27_report "$console" "$arch" ${need:+counts}
+# perfctr-selftest: the checks that must pass here, not skip, are
+# report-lib.sh's MUST_RUN (ppc64's instructions: QEMU counts them
+# exactly there); x86 under TCG skips the PMC checks.
+selftest_report "$console" "$label/$cpu" selftest
+# perfctr 2.7's self and signal (scripts/perfctr27.sh): they must count
+# where perfctr-selftest's instructions check must pass (ppc64's QEMU).
+counts=
+if must_run "$label/$cpu" selftest | grep -x instructions >/dev/null; then counts=counts; fi
+p27_report "$console" "$arch" $counts
 # KUnit suites built in ran at boot; the kernel's own parser reads their
-# KTAP from the console (tools/testing/kunit/kunit.py parse).
-kunit_report() {
-	local parsed summary total n k f=0
-	# kunit.py exits non-zero when a case failed: counted below, not fatal.
-	parsed=$(python3 "$src/tools/testing/kunit/kunit.py" parse "$console" 2>&1) || true
-	grep -E '\[(PASSED|FAILED|SKIPPED|CRASHED)\]' <<<"$parsed" |
-		sed "s|^\[[0-9:]*\] *|$label/$cpu kunit: |"
-	summary=$(grep 'Testing complete. Ran' <<<"$parsed" | tail -1)
-	total=$(sed -n 's/.*Ran \([0-9]*\) tests.*/\1/p' <<<"$summary")
-	for k in failed crashed; do
-		n=$(sed -n "s/.*$k: \([0-9]*\).*/\1/p" <<<"$summary")
-		f=$((f + ${n:-0}))
-	done
-	echo "$label/$cpu kunit: $summary"
-	if [[ -z $total || $total == 0 ]] || grep -q 'errors: [1-9]' <<<"$summary"; then
-		echo "$label/$cpu kunit: not ok - no complete KUnit run in the console"
-		total=$((${total:-0} + 1)) f=$((f + 1))
-	fi
-	echo "$label/$cpu kunit: $((total - f)) passed, $f failed"
-	record "$label/$cpu" kunit "$((total - f))" "$f"
-	return 0
-}
+# KTAP from the console (tools/testing/kunit/kunit.py parse; report-lib.sh).
 if [[ $arch == x86_64 || $arch == i386 ]]; then
-	kunit_report
+	kunit_report "$console" "$label/$cpu" "$src"
 fi
 
 detected=

@@ -26,6 +26,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/guest-lib.sh"
+. "$(dirname "$0")/report-lib.sh"
 
 check=0
 if [[ ${1:-} == --check ]]; then
@@ -36,8 +37,8 @@ elif [[ $# -gt 0 ]]; then
 fi
 kvm_timeout=${TRY_KVM_TIMEOUT:-60}
 failed=0
-record() {	# label suite passed failed
-	if [[ -n ${RESULTS:-} ]]; then echo "$*" >> "$RESULTS"; fi
+record() {	# label suite passed failed [skipped]
+	if [[ -n ${RESULTS:-} ]]; then echo "$1 $2 $3 $4 ${5:-0}" >> "$RESULTS"; fi
 	if (($4 != 0)); then failed=1; fi
 }
 

@@ -10,16 +10,22 @@ set -u
 src=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$(mktemp -d)}
 mkdir -p "$out"
-fails=0 n=0
+fails=0 skips=0 n=0
 
 result() {	# status name
 	n=$((n + 1))
 	if [ "$1" -eq 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fails=$((fails + 1)); fi
 }
+# A check that cannot run here: TAP's "ok N name # SKIP why", counted
+# apart from the passes.
+skip() {	# name why
+	n=$((n + 1)) skips=$((skips + 1))
+	echo "ok $n $1 # SKIP $2"
+}
 
 for cc in gcc i686-linux-gnu-gcc powerpc64le-linux-gnu-gcc powerpc-linux-gnu-gcc; do
 	if ! command -v $cc >/dev/null; then
-		echo "ok $((n = n + 1)) build $cc # SKIP no $cc"
+		skip "build $cc" "no $cc"
 		continue
 	fi
 	pfm=0; [ $cc = gcc ] && pfm=
@@ -236,7 +242,7 @@ assert lines[-1]["event"] == "elapsed_seconds" and lines[-1]["unit"] == "s"
 	done
 	result $st "perfex -j: perf stat -j's JSON lines and keys (python3 json.loads)"
 else
-	echo "ok $((n = n + 1)) perfex JSON is valid JSON # SKIP no python3"
+	skip "perfex JSON is valid JSON" "no python3"
 fi
 
 # A misspelt event is named even without perfctr, before perfctr's absence.
@@ -267,7 +273,7 @@ if ! "$out/gcc/perfex" -i >/dev/null 2>"$out/perfex.err"; then
 				"$out/perfex.list" | grep -q '^      :SSE_INSTR	0x4	'
 		result $? "perfex -l without perfctr: libpfm4's events and their unit masks"
 	else
-		echo "ok $((n = n + 1)) perfex -l: unit masks # SKIP built without libpfm4"
+		skip "perfex -l: unit masks" "built without libpfm4"
 	fi
 	"$out/gcc/examples/self" >/dev/null 2>"$out/self.err"
 	st=$?
@@ -305,7 +311,7 @@ if [ -x "$out/powerpc64le-linux-gnu-gcc-static/tests/power_test" ] &&
 	grep -q 'perfctr_power_isa(): POWER8 2.07' "$out/power-ppc64le.log" || st=1
 	result $st "$name"
 else
-	echo "ok $((n = n + 1)) $name # SKIP no ppc64le build or qemu-ppc64le-static"
+	skip "$name" "no ppc64le build or qemu-ppc64le-static"
 fi
 
 # Without perfctr the library fails ENOSYS before any perfctr system call
@@ -314,9 +320,9 @@ fi
 name="no perfctr system call without perfctr (perfex -i, -l, usage; libperfctr_test; the examples;"
 name="$name perfctr-selftest)"
 if [ -e /proc/sys/kernel/perfctr_access ]; then
-	echo "ok $((n = n + 1)) $name # SKIP this kernel has perfctr"
+	skip "$name" "this kernel has perfctr"
 elif ! command -v strace >/dev/null || ! strace -o /dev/null true 2>/dev/null; then
-	echo "ok $((n = n + 1)) $name # SKIP no strace"
+	skip "$name" "no strace"
 else
 	st=0
 	for cmd in "$out/gcc/perfex -i" "$out/gcc/perfex -l" "$out/gcc/perfex" \
@@ -342,7 +348,7 @@ if [ -x "$out/gcc/tests/events_test" ]; then
 	grep '^not ok' "$out/events.log"
 	result $st "perfex event encoding (libpfm4, Haswell to Zen 4), hybrid CPU binding"
 else
-	echo "ok $((n = n + 1)) perfex event encoding # SKIP built without libpfm4"
+	skip "perfex event encoding" "built without libpfm4"
 fi
 
 # events_test's log $1: its failures shown, and each PMU of $2 run (its
@@ -364,7 +370,7 @@ events_ran() {	# log pmus status
 name="perfex event encoding (Debian 13's libpfm4: adl_glc, adl_grt, amd64_fam1ah_zen5)"
 pfm13=${LIBPFM13_ROOT:-}
 if [ -z "$pfm13" ] || [ ! -f "$pfm13/usr/include/perfmon/pfmlib.h" ]; then
-	echo "ok $((n = n + 1)) $name # SKIP no LIBPFM13_ROOT (Debian 13's libpfm4 unpacked)"
+	skip "$name" "no LIBPFM13_ROOT (Debian 13's libpfm4 unpacked)"
 else
 	mkdir -p "$out/pfm13/include"
 	ln -sfn "$pfm13/usr/include/perfmon" "$out/pfm13/include/perfmon"
@@ -400,7 +406,7 @@ command -v powerpc64le-linux-gnu-gcc >/dev/null || missing="$missing powerpc64le
 	missing="$missing $pfm_a and $pfm_inc/perfmon (libpfm4-dev:ppc64el),"
 command -v qemu-ppc64le-static >/dev/null || missing="$missing qemu-ppc64le-static,"
 if [ -n "$missing" ]; then
-	echo "ok $((n = n + 1)) $name # SKIP no${missing%,}"
+	skip "$name" "no${missing%,}"
 else
 	# Only perfmon/ of that include directory: not the host's C headers.
 	mkdir -p "$out/ppc64le-pfm/include"
@@ -469,9 +475,9 @@ if [ -x "$out/gcc/tests/events_test" ]; then
 	[ "$checked" -gt 0 ] || { echo "# no example checked"; st=1; }
 	result $st "$name"
 else
-	echo "ok $((n = n + 1)) $name # SKIP built without libpfm4"
+	skip "$name" "built without libpfm4"
 fi
 
 echo "1..$n"
-echo "# host: $((n - fails)) passed, $fails failed (output in $out)"
+echo "# host: $((n - fails - skips)) passed, $fails failed, $skips skipped (output in $out)"
 [ $fails -eq 0 ]
