@@ -46,6 +46,9 @@ boot_all() {
 		group "$arch/$cpu:kselftest" bash "$TOP/scripts/run-tests.sh" "$arch" "$cpu" kselftest
 	done
 }
+# QEMU 10.0.2 with an x86 PMU for TCG (tools/qemu), which the x86 guests
+# below run on.
+group qemu-patches bash "$TOP/tools/qemu/check.sh"
 boot_all x86_64 ${X86_CPUS-max}
 # make try's boot on the x86_64 kernel just booted: KVM tried (a short
 # bound), the fallback to TCG, perfctr-selftest and perfex in the guest.

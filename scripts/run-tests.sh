@@ -69,6 +69,23 @@ src=$CACHE/src out=$CACHE/build/$label kout=$out
 [[ $mode == bench-insns* ]] && kout=$CACHE/build/$arch-bench${mode#bench-insns}
 [[ $mode == bench-icount-* ]] && kout=$CACHE/build/$arch-bench${mode#bench-icount}
 work=$CACHE/run/$label-$cpu-$mode
+# x86 guests run on QEMU 10.0.2 with tools/qemu/patches, an x86 PMU for
+# TCG (pmu=on), built once into the cache; its firmware is Debian's.
+# x86_pmu_model: the model perfctr's driver must find on a CPU model
+# whose PMU QEMU emulates (Intel architectural perfmon, P6, AMD K7
+# legacy counters); empty: no PMU there, the driver falls back.
+x86_pmu_model() {	# cpu
+	case $1 in
+	max|EPYC*) echo 'cpu type 13 (AMD K8)' ;;
+	Skylake-Client*) echo 'cpu type 24 (Intel architectural perfmon)' ;;
+	pentium3) echo 'cpu type 5 (Intel PIII)' ;;
+	athlon) echo 'cpu type 9 (AMD K7)' ;;
+	esac
+}
+x86_pmu_arg() { [[ -n $(x86_pmu_model "$1") ]] || echo --no-pmu; }
+if [[ $arch == x86_64 || $arch == i386 ]]; then
+	x86_qemu=$(bash "$TOP/tools/qemu/build.sh") || die "QEMU with the x86 PMU does not build"
+fi
 case $arch in
 x86_64) karch=x86 cc=gcc ;;
 i386) karch=x86 cc=i686-linux-gnu-gcc ;;	# the x86_64 kernel's ia32 build
@@ -123,6 +140,11 @@ if [[ $mode == bench-marker ]]; then
 	cp "$CACHE/tests/$label-lib/tests/marker_bench" "$work/root/tests/"
 fi
 cp "$CACHE/tests/$label"/perfctr_{test,pmc_test,demo,bench} "$work/root/tests/"
+# The emulated x86 PMU through mainline perf (tools/qemu/tests/pmu_exact.c).
+if [[ $mode == kselftest && ($arch == x86_64 || $arch == i386) ]]; then
+	$cc -static -O2 -Wall -Wextra -Werror -o "$work/root/tests/pmu_exact" \
+		"$TOP/tools/qemu/tests/pmu_exact.c" || die "pmu_exact does not build with $cc"
+fi
 [[ $arch == ppc32 ]] && cp "$CACHE/tests/$label/perfctr_ppc32_test" "$work/root/tests/"
 if [[ $arch == x86_64 ]]; then
 	build_tests "$CACHE/tests/$label-ia32" i686-linux-gnu-gcc
@@ -178,7 +200,8 @@ if [[ $arch != x86_64 || $mode == papi* ]]; then
 		bench-marker) echo "raw-bench ./marker_bench" ;;
 		bench-*) echo "raw-bench ./perfctr_bench --switch-only" ;;
 		papi*) ;;	# papi_pack wrote the run file
-		*) echo "T64 ./perfctr_test"
+		*) if [[ $arch == i386 ]]; then echo "PMU ./pmu_exact $(x86_pmu_arg "$cpu")"; fi
+		   echo "T64 ./perfctr_test"
 		   if [[ $arch != i386 ]]; then echo "T64 ./perfctr_pmc_test"; fi
 		   if [[ $arch == ppc32 ]]; then echo "T64 ./perfctr_ppc32_test"; fi
 		   echo "LIB ./libperfctr_test --perfex ./perfex --examples ."
@@ -222,6 +245,7 @@ elif [ "$mode" = bench-icount-base ] || [ "$mode" = bench-icount-off ]; then
 elif [ "$mode" = bench-base ] || [ "$mode" = bench-switch ] || [ "$mode" = bench-off ]; then
 	./perfctr_bench --switch-only; echo "PERFCTR-EXIT bench \$?"
 else
+	./pmu_exact $(x86_pmu_arg "$cpu") 2>&1 | sed 's/^/PMU: /'
 	(cd ksft && ./run_kselftest.sh -c perfctr) 2>&1 | sed 's/^/T64: /'
 	echo "PERFCTR-EXIT 64"
 	./perfctr_test_ia32 2>&1 | sed 's/^/T32: /'; echo "PERFCTR-EXIT 32"
@@ -258,7 +282,7 @@ case $arch in
 # that window finds LA57 off and KASAN reports its irq_desc lock as a
 # wild access (seen in 1 of 10 boots, in start_kernel, before any
 # initcall; none in 8 boots with no5lvl).  Not perfctr's to fix here.
-x86_64) qemu=(qemu-system-x86_64 -accel tcg -cpu "$cpu" -smp "$x86_smp",maxcpus=40 -m 1024
+x86_64) qemu=("$x86_qemu" -L /usr/share/qemu -L /usr/share/seabios -accel tcg -cpu "$cpu,pmu=on" -smp "$x86_smp",maxcpus=40 -m 1024
 	      -kernel "$kout/arch/x86/boot/bzImage" -append "console=ttyS0 panic=-1 no5lvl") ;;
 # 512 MiB: all of it low memory for a kernel without HIGHMEM.  QEMU's
 # pentium (a Pentium MMX) gets CMOV: Debian's i686 C library, and so every
@@ -269,7 +293,8 @@ x86_64) qemu=(qemu-system-x86_64 -accel tcg -cpu "$cpu" -smp "$x86_smp",maxcpus=
 i386) qcpu=$cpu smp=2
       if [[ $cpu == pentium* ]]; then qcpu+=,+cmov; fi
       if [[ $cpu == athlon* || $cpu == max ]]; then smp=1; fi
-      qemu=(qemu-system-i386 -accel tcg -cpu "$qcpu" -smp $smp -m 512
+      qemu=("$x86_qemu" -L /usr/share/qemu -L /usr/share/seabios -accel tcg -cpu "$qcpu,pmu=on"
+	    -smp $smp -m 512
 	    -kernel "$kout/arch/x86/boot/bzImage" -append "console=ttyS0 panic=-1") ;;
 # powernv8/9/10: bare metal under skiboot (QEMU's firmware), the kernel in
 # hypervisor state; its console is OPAL's, hvc0 too.
@@ -360,6 +385,7 @@ fi
 report 'LIB: ' libperfctr
 [[ $arch == x86_64 ]] && report 'L32: ' libperfctr-ia32
 report 'MRK: ' marker
+[[ $arch == x86_64 || $arch == i386 ]] && report 'PMU: ' qemu-pmu
 # perfctr-selftest: the checks that must pass here, not skip, are
 # report-lib.sh's MUST_RUN (ppc64's instructions: QEMU counts them
 # exactly there); x86 under TCG skips the PMC checks.
@@ -377,8 +403,8 @@ fi
 
 detected=
 if [[ $arch == x86_64 || $arch == i386 ]]; then
-	# The driver must have fallen back to the generic model, saying so
-	# once: no QEMU TCG x86 CPU model has a PMU that counts.  On i386,
+	# Without an emulated PMU the driver must have fallen back to the
+	# generic model, saying so once.  On i386,
 	# the line must also name the model detected from the CPUID identity.
 	fallback='^perfctr: PMU not available (absent or not responding'
 	if [[ $arch == i386 ]]; then
@@ -396,6 +422,11 @@ if [[ $arch == x86_64 || $arch == i386 ]]; then
 	fi
 	n=$(grep -c "$fallback" "$console" || true)
 	expect='cpu type 0 (generic x86 with TSC)'
+	# On an emulated PMU the driver uses its model, with no fallback.
+	if [[ -n $(x86_pmu_model "$cpu") ]]; then
+		n=$((1 - $(grep -c '^perfctr: PMU not available' "$console" || true)))
+		expect=$(x86_pmu_model "$cpu")
+	fi
 else
 	# QEMU's pseries POWER8/9/10 PMUs count: the model is used, no fallback.
 	n=$((1 - $(grep -c '^perfctr: .*not responding\|^perfctr: no perfctr model' "$console" || true)))
