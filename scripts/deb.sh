@@ -292,9 +292,48 @@ deb_libdeb() {
 libperfctr and perfex, from the perfctr patch series for Linux 7.3
 (tools/lib/perfctr).
 
-libperfctr (the library and its headers): LGPL-2.1 OR BSD-2-Clause.
-perfex, the man pages and the kernel's user ABI headers: GPL-2.0
-(/usr/share/common-licenses/GPL-2, with the syscall note for the latter).
+libperfctr: LGPL-2.1 OR BSD-2-Clause (the library, libperfctr.so and
+libperfctr.a, every file compiled into it; the headers libperfctr.h,
+perfctr_read.h, perfctr_marker.h, perfctr/likwid-marker.h; the man pages
+of section 3).  LGPL-2.1: /usr/share/common-licenses/LGPL-2.1;
+BSD-2-Clause: below.
+
+The kernel's user ABI headers, perfctr/linux/perfctr.h and
+perfctr/asm/perfctr.h: GPL-2.0 WITH Linux-syscall-note (the GPL does not
+extend to programs that use the kernel's services through them).
+
+perfex and perfctr-selftest (programs that link the library), their man
+pages (section 1) and those of the system calls (section 2): GPL-2.0,
+/usr/share/common-licenses/GPL-2.
+
+Each source file's SPDX-License-Identifier line says which applies.
+
+BSD-2-Clause:
+
+Copyright (c) 2026 The perfctr series' authors
+
+Redistribution and use in source and binary forms, with or without
+modification, are permitted provided that the following conditions are
+met:
+
+1. Redistributions of source code must retain the above copyright
+   notice, this list of conditions and the following disclaimer.
+
+2. Redistributions in binary form must reproduce the above copyright
+   notice, this list of conditions and the following disclaimer in the
+   documentation and/or other materials provided with the distribution.
+
+THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS
+IS" AND ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO,
+THE IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR
+PURPOSE ARE DISCLAIMED.  IN NO EVENT SHALL THE COPYRIGHT HOLDER OR
+CONTRIBUTORS BE LIABLE FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL,
+EXEMPLARY, OR CONSEQUENTIAL DAMAGES (INCLUDING, BUT NOT LIMITED TO,
+PROCUREMENT OF SUBSTITUTE GOODS OR SERVICES; LOSS OF USE, DATA, OR
+PROFITS; OR BUSINESS INTERRUPTION) HOWEVER CAUSED AND ON ANY THEORY OF
+LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY, OR TORT (INCLUDING
+NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE OF THIS
+SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
 EOT
 	chmod -R u+rwX,go=rX "$root"
 	# Dependencies from the binaries (libc6; libpfm4 when perfex has event

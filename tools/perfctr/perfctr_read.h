@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
  * perfctr_read.h - the fast user-space reads of a perfctr state mapped
  * by its owner thread (mmap() of a vperfctr descriptor), by the state's

@@ -1,9 +1,9 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * The kernel's __printf(), __noreturn, noinline and ARRAY_SIZE() for perfex and
- * the tests, as tools/include/linux/compiler.h and kernel.h define them.  checkpatch asks for
- * these macros in place of the __attribute__ they expand to, at their
- * definitions too: perfctr_attribute() spells the definitions.
+ * __printf(), __noreturn, noinline and ARRAY_SIZE() for perfex, the
+ * library's events.c and the tests: the kernel's names (checkpatch asks
+ * for them in place of the __attribute__ they expand to, at their
+ * definitions too: perfctr_attribute() spells the definitions).
  */
 #ifndef PERFCTR_COMPILER_H
 #define PERFCTR_COMPILER_H

@@ -1,5 +1,5 @@
-/* SPDX-License-Identifier: GPL-2.0 */
-/* perfex: event specifiers to a perfctr control. */
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/* perfex's event specifiers to a perfctr control (perfex and the library's marker). */
 #ifndef PERFEX_EVENTS_H
 #define PERFEX_EVENTS_H
 

@@ -3,7 +3,8 @@
 #
 # Host checks of libperfctr and perfex: build for x86_64, i386, ppc64le
 # and ppc32 with -Wall -Wextra (any warning fails), lint the man pages,
-# check install, pkg-config and the shared library's soname, and run
+# check the licences of the files compiled into the library, install,
+# pkg-config and the shared library's soname, and run
 # what runs without a perfctr kernel.  Build output goes to $OUT
 # (default: a temporary directory).  Prints "ok"/"not ok" lines.
 set -u
@@ -39,6 +40,75 @@ for cc in gcc i686-linux-gnu-gcc powerpc64le-linux-gnu-gcc powerpc-linux-gnu-gcc
 		LDFLAGS=-static all tests >"$log" 2>&1
 	result $? "static build $cc"
 done
+
+# Licences: every file compiled into libperfctr.a and libperfctr.so must
+# be under the library's licence.  The files are those of the build: the
+# archive's members, their -MD dependency files, and the shared
+# library's compile units (DWARF) among their sources.  Kernel uapi
+# headers (perfctr's, in the tree or the build's hdr/ copies, and the C
+# library's linux/ and asm/) may be GPL-2.0 with the syscall note, which
+# leaves user space free.  Headers of the compiler and the C library
+# carry no SPDX line (their licences allow any program): outside the
+# tree, a file without one is accepted.
+srctree=$(cd "$src/../../.." && pwd)
+lib_spdx='LGPL-2.1 OR BSD-2-Clause'
+spdx_of() {
+	sed -n '1,5s/.*SPDX-License-Identifier:[[:space:]]*//p' "$1" | head -1 |
+		sed 's@[[:space:]]*\*/[[:space:]]*$@@; s/[[:space:]]*$//'
+}
+uapi_spdx_ok() {
+	case $1 in
+	'GPL-2.0 WITH Linux-syscall-note' | 'GPL-2.0-only WITH Linux-syscall-note' | \
+	'GPL-2.0+ WITH Linux-syscall-note' | 'GPL-2.0-or-later WITH Linux-syscall-note' | \
+	'LGPL-2.1 WITH Linux-syscall-note' | 'LGPL-2.1+ WITH Linux-syscall-note' | \
+	'(GPL-2.0 WITH Linux-syscall-note) OR '* | '(GPL-2.0+ WITH Linux-syscall-note) OR '*)
+		return 0 ;;
+	esac
+	return 1
+}
+lib_licences() {	# build directory
+	ll_st=0
+	if [ ! -f "$1/libperfctr.a" ] || [ ! -f "$1/libperfctr.so" ]; then
+		echo "# $1: no libperfctr.a or libperfctr.so"
+		return 1
+	fi
+	: >"$1/lib-files" && : >"$1/lib-sources"
+	for m in $(ar t "$1/libperfctr.a"); do
+		d=$1/${m%.o}.d
+		[ -f "$d" ] || { echo "# $1: $m: no $d"; ll_st=1; continue; }
+		sed 's/\\$//' "$d" | tr ' ' '\n' | sed '/^$/d; /:$/d' >"$1/lib-deps"
+		head -1 "$1/lib-deps" >>"$1/lib-sources"
+		cat "$1/lib-deps" >>"$1/lib-files"
+	done
+	units=$(readelf --debug-dump=info "$1/libperfctr.so" 2>/dev/null |
+		awk '/DW_TAG_compile_unit/ { cu = 1 } cu && /DW_AT_name/ { print $NF; cu = 0 }')
+	[ -n "$units" ] || { echo "# $1: libperfctr.so has no debug information"; ll_st=1; }
+	for u in $units; do
+		grep -qxF "$u" "$1/lib-sources" ||
+			{ echo "# $1: libperfctr.so: $u is no member of libperfctr.a"; ll_st=1; }
+	done
+	for f in $(sort -u "$1/lib-files"); do
+		spdx=$(spdx_of "$f")
+		case $f in
+		"$srctree"/include/uapi/* | "$srctree"/arch/*/include/uapi/* | "$1"/hdr/*)
+			uapi_spdx_ok "$spdx" && continue ;;
+		"$srctree"/* | "$1"/*)
+			[ "$spdx" = "$lib_spdx" ] && continue ;;
+		*)
+			[ -z "$spdx" ] || uapi_spdx_ok "$spdx" && continue ;;
+		esac
+		echo "# ${1##*/}: ${f#"$srctree"/}: SPDX-License-Identifier '${spdx:-none}', in libperfctr ($lib_spdx)"
+		ll_st=1
+	done
+	return $ll_st
+}
+st=0 built=
+for cc in gcc i686-linux-gnu-gcc powerpc64le-linux-gnu-gcc powerpc-linux-gnu-gcc; do
+	command -v $cc >/dev/null || continue
+	built="$built $cc"
+	lib_licences "$out/$cc" || st=1
+done
+result $st "licences: the files compiled into libperfctr (${built# }) are $lib_spdx (uapi headers: GPL-2.0 WITH Linux-syscall-note)"
 
 # Install into a staging directory and use the result through pkg-config.
 dest=$out/dest
