@@ -4,6 +4,7 @@
 # library and perfex built warning-free for x86_64, i386, ppc64le and
 # ppc32 (dynamic and static), make install with the pkg-config file and
 # the soname, the man pages through man --warnings and mandoc -T lint,
+# likwid's own marker examples built unchanged (scripts/fetch-likwid.sh),
 # and the event encoding against libpfm4's tables (Debian 12's, and
 # Debian 13's for Alder Lake and Zen 5).  The same sources as
 # the series: the applied tree's copy.  Their runs under the perfctr
@@ -17,10 +18,17 @@ rm -rf "$out"
 log "libperfctr: host checks"
 # Debian 13's libpfm4, unpacked by setup.sh: its PMUs' event tests.
 pfm13=$CACHE/libpfm4-trixie/root
-OUT=$out LIBPFM13_ROOT=$pfm13 sh "$CACHE/src/tools/lib/perfctr/run-tests.sh" > "$out.log" 2>&1
+# likwid 5.2.2's marker examples (Debian 12's likwid package), built unchanged.
+likwid_ex=$(bash "$TOP/scripts/fetch-likwid.sh" 2>"$CACHE/lib-host-likwid.log") || likwid_ex=
+OUT=$out LIBPFM13_ROOT=$pfm13 LIKWID_EXAMPLES=$likwid_ex \
+	sh "$CACHE/src/tools/lib/perfctr/run-tests.sh" > "$out.log" 2>&1
 p=0 f=0 s=0
 if [[ ! -f $pfm13/.done ]]; then
 	f=$((f + 1)); echo "libperfctr host: not ok - Debian 13's libpfm4 is not in $pfm13 (scripts/setup.sh)"
+fi
+if [[ -z $likwid_ex ]]; then
+	f=$((f + 1)); echo "libperfctr host: not ok - likwid's examples not fetched (scripts/fetch-likwid.sh):"
+	sed 's/^/libperfctr host: # /' "$CACHE/lib-host-likwid.log"
 fi
 # Its TAP (report-lib.sh's tap_log: a "# SKIP" is a skip; a run that died
 # before its plan, which it prints last, fails).

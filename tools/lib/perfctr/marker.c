@@ -17,6 +17,11 @@
  * (generic and raw events: the library has no libpfm4), or else the TSC
  * alone.  A thread that did not inherit the control gets a copy of it at
  * its first marker call.
+ *
+ * As likwid's, the marker says in one line on standard error why it
+ * cannot count, and writes its results only when asked: to
+ * PERFCTR_MARKER_OUTPUT, one file per process (%p: the pid).  A child of
+ * fork() starts without a marker: it does not write its parent's sums.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -29,6 +34,7 @@
 #include "events.h"
 #include "libperfctr.h"
 #include "perfctr_marker.h"
+#include "marker.h"
 
 struct mregion {
 	char *name;
@@ -59,6 +65,8 @@ static int marker_nthreads;
 static pthread_key_t marker_key;
 static __thread struct mthread *marker_self;
 static char *marker_names[PERFCTR_NRCTRS];
+static pthread_once_t marker_once = PTHREAD_ONCE_INIT;
+static int marker_said;		/* the init's failure told, once */
 
 /* A name the outputs can print unquoted: printable, no blank, quote, comma or backslash. */
 static int name_ok(const char *name)
@@ -226,10 +234,11 @@ static void names_init(const struct perfex_events *ev)
 
 /*
  * PERFCTR_MARKER_EVENTS into @c, which has the TSC on; as perfex -e: the
- * same syntax and refusals (EINVAL with the reason on standard error,
- * EBUSY while another user holds the PMU).
+ * same syntax and refusals (EINVAL, the reason into @why; EBUSY while
+ * another user holds the PMU).
  */
-static int env_events(struct vperfctr_control *c, struct perfex_events *ev)
+static int env_events(struct vperfctr_control *c, struct perfex_events *ev, char *why,
+		      size_t size)
 {
 	const char *spec = getenv("PERFCTR_MARKER_EVENTS");
 	char err[512];
@@ -237,15 +246,72 @@ static int env_events(struct vperfctr_control *c, struct perfex_events *ev)
 	if (!spec || !*spec)
 		return 0;
 	if (perfex_add_events(&marker_info, &c->cpu_control, ev, &spec, 1, err, sizeof(err))) {
-		fprintf(stderr, "perfctr marker: PERFCTR_MARKER_EVENTS: %s\n", err);
+		snprintf(why, size, "PERFCTR_MARKER_EVENTS: %s", err);
 		errno = EINVAL;
 		return -1;
 	}
 	if (c->cpu_control.nractrs && marker_info.cpu_features & PERFCTR_FEATURE_PMU_BUSY) {
+		snprintf(why, size, "PERFCTR_MARKER_EVENTS: %s",
+			 perfctr_strerror(EBUSY, &marker_info));
 		errno = EBUSY;
 		return -1;
 	}
 	return 0;
+}
+
+/* Why the init failed, in one line on standard error, once per process (as likwid). */
+static void marker_say(const char *why)
+{
+	int err = errno;
+
+	if (!marker_said) {
+		marker_said = 1;
+		fprintf(stderr, "perfctr marker: not counting: %s\n", why);
+	}
+	errno = err;
+}
+
+/* fork(): the child has no marker (nor the mappings): it forgets its parent's. */
+static void marker_fork_prepare(void)
+{
+	pthread_mutex_lock(&marker_lock);
+}
+
+static void marker_fork_parent(void)
+{
+	pthread_mutex_unlock(&marker_lock);
+}
+
+static void marker_fork_child(void)
+{
+	struct mthread *t, *next;
+	unsigned int i;
+
+	for (t = marker_threads; t; t = next) {
+		next = t->next;
+		vperfctr_close(t->v);	/* the descriptor: the mapping is gone */
+		for (i = 0; i < t->nregions; i++)
+			free(t->regions[i].name);
+		free(t->regions);
+		free(t);
+	}
+	for (i = 0; i < PERFCTR_NRCTRS; i++) {
+		free(marker_names[i]);
+		marker_names[i] = NULL;
+	}
+	if (marker_state != MARKER_NONE)
+		pthread_key_delete(marker_key);
+	marker_threads = NULL;
+	marker_tail = &marker_threads;
+	marker_nthreads = 0;
+	marker_self = NULL;
+	marker_state = MARKER_NONE;
+	pthread_mutex_init(&marker_lock, NULL);
+}
+
+static void marker_register_fork(void)
+{
+	pthread_atfork(marker_fork_prepare, marker_fork_parent, marker_fork_child);
 }
 
 static void marker_atexit(void)
@@ -254,6 +320,8 @@ static void marker_atexit(void)
 		perfctr_marker_close();
 }
 
+static int marker_atexit_done;
+
 /*
  * The process's marker, from the calling thread's control: the one in
  * force (perfex's, or the program's), or else the TSC alone, inherited
@@ -261,12 +329,15 @@ static void marker_atexit(void)
  */
 int perfctr_marker_init(void)
 {
+	char why[600] = "";
 	struct perfex_events ev;
 	struct vperfctr_control c;
 	struct vperfctr *v;
+	const char *what;
 	int err;
 
 	memset(&ev, 0, sizeof(ev));
+	pthread_once(&marker_once, marker_register_fork);
 	pthread_mutex_lock(&marker_lock);
 	if (marker_state != MARKER_NONE) {
 		err = marker_state == MARKER_ON ? 0 : EALREADY;
@@ -274,22 +345,34 @@ int perfctr_marker_init(void)
 		errno = err;
 		return err ? -1 : 0;
 	}
+	what = "vperfctr_open";
 	v = vperfctr_open();
 	if (!v)
 		goto fail;
-	if (perfctr_info(0, &marker_info) || vperfctr_read_state(v, NULL, &c))
+	what = "perfctr_info";
+	if (perfctr_info(0, &marker_info))
+		goto fail_v;
+	what = "vperfctr_read_state";
+	if (vperfctr_read_state(v, NULL, &c))
 		goto fail_v;
 	if (!control_on(&c)) {
 		memset(&c, 0, sizeof(c));
 		c.cpu_control.tsc_on = 1;
 		c.flags = VPERFCTR_CONTROL_INHERIT_THREAD;
-		if (env_events(&c, &ev) || vperfctr_control(v, &c))
+		if (env_events(&c, &ev, why, sizeof(why)))
+			goto fail_v;
+		what = "vperfctr_control";
+		if (vperfctr_control(v, &c))
 			goto fail_v;
 	}
 	marker_control = c;
 	marker_npmcs = control_npmcs(&c);
-	if (pthread_key_create(&marker_key, thread_exit))
+	what = "pthread_key_create";
+	err = pthread_key_create(&marker_key, thread_exit);
+	if (err) {
+		errno = err;
 		goto fail_v;
+	}
 	names_init(&ev);
 	__atomic_store_n(&marker_state, MARKER_ON, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&marker_lock);
@@ -297,9 +380,11 @@ int perfctr_marker_init(void)
 		err = errno;
 		perfctr_marker_close();
 		errno = err;
-		return -1;
+		what = "thread_add";
+		goto say;
 	}
-	atexit(marker_atexit);
+	if (!marker_atexit_done++)
+		atexit(marker_atexit);
 	return 0;
 fail_v:
 	err = errno;
@@ -307,6 +392,11 @@ fail_v:
 	errno = err;
 fail:
 	pthread_mutex_unlock(&marker_lock);
+say:
+	if (!*why)
+		snprintf(why, sizeof(why), "%s: %s", what,
+			 perfctr_strerror(errno, marker_info.cpu_khz ? &marker_info : NULL));
+	marker_say(why);
 	return -1;
 }
 
@@ -680,30 +770,65 @@ int perfctr_marker_write(FILE *f, int format, const char *sep)
 }
 
 /*
- * The results, once: to PERFCTR_MARKER_OUTPUT (default: standard error)
- * in PERFCTR_MARKER_FORMAT (text, csv, json), CSV's separator
- * PERFCTR_MARKER_SEP.  Called at exit if the program did not.
+ * PERFCTR_MARKER_OUTPUT's file of this process: each %p the pid, %% a %.
+ * NULL (errno ENAMETOOLONG) if it does not fit @size.
  */
-int perfctr_marker_close(void)
+static char *output_name(const char *pattern, char *buf, size_t size)
 {
-	const char *out = getenv("PERFCTR_MARKER_OUTPUT");
+	size_t n = 0;
+	int len;
+
+	for (; *pattern; pattern++) {
+		if (pattern[0] == '%' && (pattern[1] == 'p' || pattern[1] == '%')) {
+			pattern++;
+			if (*pattern == 'p')
+				len = snprintf(buf + n, size - n, "%d", (int)getpid());
+			else
+				len = snprintf(buf + n, size - n, "%%");
+		} else {
+			len = snprintf(buf + n, size - n, "%c", *pattern);
+		}
+		if (len < 0 || (size_t)len >= size - n) {
+			errno = ENAMETOOLONG;
+			return NULL;
+		}
+		n += len;
+	}
+	buf[n] = 0;
+	return buf;
+}
+
+/* PERFCTR_MARKER_FORMAT's format, text if unset; a bad one said so. */
+static int output_format(void)
+{
 	const char *fmt = getenv("PERFCTR_MARKER_FORMAT");
-	int format = PERFCTR_MARKER_TEXT, ret, err;
+
+	if (fmt && !strcmp(fmt, "csv"))
+		return PERFCTR_MARKER_CSV;
+	if (fmt && !strcmp(fmt, "json"))
+		return PERFCTR_MARKER_JSON;
+	if (fmt && *fmt && strcmp(fmt, "text"))
+		fprintf(stderr, "perfctr marker: PERFCTR_MARKER_FORMAT=%s: not text, csv or json\n",
+			fmt);
+	return PERFCTR_MARKER_TEXT;
+}
+
+/* The results to the file @name ("-": standard error), in PERFCTR_MARKER_FORMAT. */
+int marker_write_file(const char *name)
+{
+	int format = output_format(), ret, err;
 	FILE *f = stderr;
 
-	if (marker_state != MARKER_ON) {
+	if (!name || !*name) {
 		errno = EINVAL;
 		return -1;
 	}
-	if (fmt && !strcmp(fmt, "csv"))
-		format = PERFCTR_MARKER_CSV;
-	else if (fmt && !strcmp(fmt, "json"))
-		format = PERFCTR_MARKER_JSON;
-	else if (fmt && *fmt && strcmp(fmt, "text"))
-		fprintf(stderr, "perfctr marker: PERFCTR_MARKER_FORMAT=%s: not text, csv or json\n",
-			fmt);
-	if (out && *out && strcmp(out, "-")) {
-		f = fopen(out, "w");
+	if (marker_state == MARKER_NONE) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (strcmp(name, "-")) {
+		f = fopen(name, "w");
 		if (!f)
 			return -1;
 	}
@@ -711,6 +836,28 @@ int perfctr_marker_close(void)
 	err = errno;
 	if (f != stderr && fclose(f) && !ret) {
 		ret = -1;
+		err = errno;
+	}
+	errno = err;
+	return ret;
+}
+
+/*
+ * Ends the marker; the results, once, to PERFCTR_MARKER_OUTPUT's file if
+ * it is set (none otherwise).  Called at exit if the program did not.
+ */
+int perfctr_marker_close(void)
+{
+	const char *out = getenv("PERFCTR_MARKER_OUTPUT");
+	char name[4096];
+	int ret = 0, err = 0;
+
+	if (marker_state != MARKER_ON) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (out && *out) {
+		ret = output_name(out, name, sizeof(name)) ? marker_write_file(name) : -1;
 		err = errno;
 	}
 	__atomic_store_n(&marker_state, MARKER_CLOSED, __ATOMIC_RELEASE);

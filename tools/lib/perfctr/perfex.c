@@ -25,12 +25,13 @@
  * existing file as it was.  output.c prints the counts.
  *
  * --marker: the command's marker API (perfctr_marker(3), likwid's
- * macros) writes its per-region table at exit to a temporary file perfex
- * names in the environment, in perfex's output format and with perfex's
- * event names; perfex prints it after the counts.
+ * macros) writes its per-region table at exit to a temporary directory
+ * perfex names in the environment, one file per process (PID), in
+ * perfex's output format and with perfex's event names; perfex prints
+ * them after the counts, in the order of the PIDs.
  */
+#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <sched.h>
 #include <signal.h>
@@ -281,17 +282,57 @@ static int marker_env(const char *path, int json, const char *sep, const struct 
 	       setenv("PERFCTR_MARKER_NAMES", names, 1);
 }
 
-/* --marker: the command's table after the counts, or why there is none. */
-static void marker_copy(FILE *out, int fd)
+static int pid_order(const struct dirent **a, const struct dirent **b)
+{
+	long x = atol((*a)->d_name), y = atol((*b)->d_name);
+
+	return x < y ? -1 : x > y;
+}
+
+static int pid_name(const struct dirent *d)
+{
+	return d->d_name[0] >= '0' && d->d_name[0] <= '9';
+}
+
+/*
+ * --marker: the tables of the command's processes (their files in @dir,
+ * by PID) into @tmp, and @dir removed.
+ */
+static void marker_collect(const char *dir, FILE *tmp)
+{
+	struct dirent **names;
+	char path[4096], buf[4096];
+	size_t n;
+	FILE *f;
+	int i, k;
+
+	k = scandir(dir, &names, pid_name, pid_order);
+	for (i = 0; i < k; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
+		f = fopen(path, "r");
+		while (f && tmp && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+			fwrite(buf, 1, n, tmp);
+		if (f)
+			fclose(f);
+		unlink(path);
+		free(names[i]);
+	}
+	if (k >= 0)
+		free(names);
+	rmdir(dir);
+}
+
+/* --marker: the command's tables after the counts, or why there is none. */
+static void marker_copy(FILE *out, FILE *tmp)
 {
 	char buf[4096];
-	ssize_t n;
+	size_t n;
 	int any = 0;
 
-	if (!out || lseek(fd, 0, SEEK_SET))
+	if (!out || !tmp || fseek(tmp, 0, SEEK_SET))
 		return;
 	fflush(out);
-	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+	while ((n = fread(buf, 1, sizeof(buf), tmp)) > 0) {
 		fwrite(buf, 1, n, out);
 		any = 1;
 	}
@@ -371,8 +412,9 @@ int main(int argc, char **argv)
 	struct perfctr_info info;
 	int opt, info_opt = 0, list = 0, json = 0, sv[2], fd, err, status;
 	const char *outname = NULL, *sep = NULL, **specs;
-	int nspecs = 0, bind, exec_fd, exec_failed = 0, out_failed = 0, marker = 0, mfd = -1;
-	char mpath[] = "/tmp/perfex-marker.XXXXXX";
+	int nspecs = 0, bind, exec_fd, exec_failed = 0, out_failed = 0, marker = 0;
+	char mdir[] = "/tmp/perfex-marker.XXXXXX", mpath[sizeof(mdir) + 3];
+	FILE *mtmp = NULL;
 	char errbuf[1024], what[64], exec_what[64];
 	struct timespec t0, t1;
 	cpu_set_t cpus;
@@ -485,18 +527,18 @@ int main(int argc, char **argv)
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		die("socketpair: %s: perfex needs a kernel with CONFIG_NET and CONFIG_UNIX",
 		    strerror(errno));
-	/* The marker's table: a file the command writes by name, removed below. */
+	/* The marker's tables: a directory the command's processes write in, removed below. */
 	if (marker) {
-		mfd = mkostemp(mpath, O_CLOEXEC);
-		if (mfd < 0)
-			die("--marker: %s: %s", mpath, strerror(errno));
+		if (!mkdtemp(mdir))
+			die("--marker: %s: %s", mdir, strerror(errno));
+		snprintf(mpath, sizeof(mpath), "%s/%%p", mdir);
 	}
 	fflush(NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = fork();
 	if (pid < 0) {
 		if (marker)
-			unlink(mpath);
+			rmdir(mdir);
 		die("fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
@@ -550,8 +592,10 @@ int main(int argc, char **argv)
 			die("waitpid: %s", strerror(errno));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	counts.elapsed = seconds(&t0, &t1);
-	if (marker)
-		unlink(mpath);
+	if (marker) {
+		mtmp = tmpfile();
+		marker_collect(mdir, mtmp);
+	}
 	if (err) {
 		if (!strcmp(what, EXPLAINED))
 			return 125;
@@ -583,7 +627,7 @@ int main(int argc, char **argv)
 	else
 		perfex_print_text(out, &report);
 	if (marker)
-		marker_copy(out, mfd);
+		marker_copy(out, mtmp);
 	if (out != stderr && fclose(out))
 		die("%s: %s", outname, strerror(errno));
 	if (out_failed)

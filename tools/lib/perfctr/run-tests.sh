@@ -116,7 +116,8 @@ rm -rf "$dest"
 make -s -C "$src" OUTPUT="$out/gcc/" PREFIX=/opt/perfctr DESTDIR="$dest" install >/dev/null 2>&1
 st=0
 for f in include/libperfctr.h include/perfctr_read.h include/perfctr_marker.h \
-	 include/perfctr/likwid-marker.h \
+	 include/perfctr/likwid-marker.h include/perfctr/likwid-cpumarker.h \
+	 include/perfctr/likwid.h include/perfctr/likwid.f90 \
 	 include/perfctr/linux/perfctr.h include/perfctr/asm/perfctr.h \
 	 lib/libperfctr.a lib/libperfctr.so.3 lib/libperfctr.so \
 	 lib/pkgconfig/libperfctr.pc bin/perfex share/man/man1/perfex.1 \
@@ -143,7 +144,8 @@ result $st "make install: a man page for every name in libperfctr(3)"
 st=0 names=
 inc=$dest/opt/perfctr/include
 for h in "$inc/libperfctr.h" "$inc/perfctr_read.h" "$inc/perfctr/linux/perfctr.h" \
-	 "$inc/perfctr/asm/perfctr.h" "$inc/perfctr_marker.h" "$inc/perfctr/likwid-marker.h"; do
+	 "$inc/perfctr/asm/perfctr.h" "$inc/perfctr_marker.h" "$inc/perfctr/likwid-marker.h" \
+	 "$inc/perfctr/likwid.h" "$inc/perfctr/likwid-cpumarker.h"; do
 	[ -e "$h" ] || { echo "# not installed: $h"; st=1; continue; }
 	names="$names $(gcc -fpreprocessed -dD -E -P -x c "$h" 2>/dev/null | sed -nE \
 		-e 's/^#[[:space:]]*define[[:space:]]+([A-Za-z_][A-Za-z0-9_]*)\(.*/\1/p' \
@@ -202,8 +204,8 @@ for c in gcc g++; do
 			"$c" "$def" "$x" "$out/likwid_user" "$out/likwid_user.c"; then
 			echo "# $c $def: does not build"; st=1; continue
 		fi
-		syms=$(nm "$out/likwid_user" | grep -c ' T perfctr_marker_')
-		if [ -n "$def" ] && [ "$syms" -lt 8 ]; then
+		syms=$(nm "$out/likwid_user" | grep -c ' T \(perfctr_\|likwid_\)marker')
+		if [ -n "$def" ] && [ "$syms" -lt 16 ]; then
 			echo "# $c $def: the marker's functions are not linked ($syms)"; st=1
 		elif [ -z "$def" ] && [ "$syms" -ne 0 ]; then
 			echo "# $c without LIKWID_PERFMON: $syms marker functions linked"; st=1
@@ -211,6 +213,147 @@ for c in gcc g++; do
 	done
 done
 result $st "likwid-marker.h: C and C++, with and without -DLIKWID_PERFMON (pkg-config's flags)"
+
+# likwid's own code, unchanged, against the installation: Debian 12's
+# likwid 5.2.2 examples C-markerAPI.c (OpenMP) and F-markerAPI.F90
+# (gfortran, the installed likwid.f90's module), from LIKWID_EXAMPLES
+# (scripts/fetch-likwid.sh); direct calls of likwid_marker*(), likwid.h,
+# likwid-cpumarker.h, LIKWID_MARKER_WRITE_FILE and the GPU markers.  They
+# run to completion; without perfctr the marker says so in one line.
+pc_env() {	# command...: with pkg-config on the installation
+	PKG_CONFIG_SYSROOT_DIR=$dest PKG_CONFIG_LIBDIR=$dest/opt/perfctr/lib/pkgconfig "$@"
+}
+lw=$out/likwid
+rm -rf "$lw"
+mkdir -p "$lw"
+if [ -e /proc/sys/kernel/perfctr_access ]; then
+	noperfctr=
+else
+	noperfctr=1
+fi
+# $1's standard error $2: as the marker speaks (one line without perfctr, else nothing).
+marker_stderr() {	# name errfile
+	if [ -n "$noperfctr" ]; then
+		[ "$(grep -c . "$2")" -eq 1 ] &&
+			grep -q '^perfctr marker: not counting: vperfctr_open: .*this kernel has no perfctr' "$2" ||
+			{ echo "# $1: standard error:"; sed 's/^/#   /' "$2"; return 1; }
+	else
+		[ ! -s "$2" ] || { echo "# $1: standard error:"; sed 's/^/#   /' "$2"; return 1; }
+	fi
+}
+cat >"$lw/direct.c" <<'EOT'
+#include <stdio.h>
+#include <likwid.h>
+#include <likwid-cpumarker.h>
+int main(void)
+{
+	int nevents = 4, count = -1;
+	double events[4], time = -1;
+
+	likwid_markerInit();
+	likwid_markerThreadInit();
+	likwid_markerNextGroup();
+	if (likwid_markerRegisterRegion("direct") >= 0 || likwid_markerStartRegion("direct") >= 0 ||
+	    likwid_markerStopRegion("direct") >= 0 || likwid_markerResetRegion("direct") >= 0)
+		return 2;	/* without a marker they fail, -errno */
+	likwid_markerGetRegion("direct", &nevents, events, &time, &count);
+	if (nevents != 0)
+		return 3;
+	LIKWID_MARKER_START("macro");
+	LIKWID_MARKER_STOP("macro");
+	if (LIKWID_MARKER_WRITE_FILE("/nonexistent/dir/marker.txt") >= 0)
+		return 4;
+	NVMON_MARKER_INIT; NVMON_MARKER_THREADINIT; NVMON_MARKER_SWITCH;
+	NVMON_MARKER_REGISTER("gpu"); NVMON_MARKER_START("gpu"); NVMON_MARKER_STOP("gpu");
+	NVMON_MARKER_GET("gpu", &nevents, events, &time, &count);
+	NVMON_MARKER_GET("gpu", 0, &nevents, events, &time, &count);
+	NVMON_MARKER_RESET("gpu"); NVMON_MARKER_WRITE_FILE("f"); NVMON_MARKER_CLOSE;
+	ROCMON_MARKER_INIT; ROCMON_MARKER_THREADINIT; ROCMON_MARKER_SWITCH;
+	ROCMON_MARKER_REGISTER("gpu"); ROCMON_MARKER_START("gpu"); ROCMON_MARKER_STOP("gpu");
+	ROCMON_MARKER_GET("gpu", &nevents, events, &time, &count);
+	ROCMON_MARKER_RESET("gpu"); ROCMON_MARKER_WRITE_FILE("f"); ROCMON_MARKER_CLOSE;
+	LIKWID_NVMARKER_INIT; LIKWID_NVMARKER_THREADINIT; LIKWID_NVMARKER_SWITCH;
+	LIKWID_NVMARKER_REGISTER("gpu"); LIKWID_NVMARKER_START("gpu"); LIKWID_NVMARKER_STOP("gpu");
+	LIKWID_NVMARKER_GET("gpu", 0, &nevents, events, &time, &count);
+	LIKWID_NVMARKER_RESET("gpu"); LIKWID_NVMARKER_CLOSE;
+	likwid_markerClose();
+	LIKWID_MARKER_CLOSE;
+	return 0;
+}
+EOT
+st=0
+for link in "" -static; do
+	pc_env sh -c 'gcc -Wall -Wextra -Werror -DLIKWID_PERFMON -o "$1" "$2" \
+		$(pkg-config --cflags --libs ${3:+--static} libperfctr) $3' sh \
+		"$lw/direct$link" "$lw/direct.c" "$link" || { echo "# direct$link: does not build"; st=1; continue; }
+	LD_LIBRARY_PATH=$dest/opt/perfctr/lib "$lw/direct$link" >/dev/null 2>"$lw/direct.err"
+	code=$?
+	if [ -n "$noperfctr" ]; then
+		[ $code -eq 0 ] || { echo "# direct$link: exit $code"; st=1; }
+		marker_stderr "direct$link" "$lw/direct.err" || st=1
+	fi
+done
+# Without LIKWID_PERFMON every macro, LIKWID_MARKER_WRITE_FILE too, is nothing.
+pc_env sh -c 'gcc -Wall -Wextra -Werror -c -o "$1" -x c - $(pkg-config --cflags libperfctr)' \
+	sh "$lw/off.o" <<'EOT' || st=1
+#include <likwid-marker.h>
+int main(void)
+{
+	LIKWID_MARKER_INIT;
+	LIKWID_MARKER_WRITE_FILE("x");
+	NVMON_MARKER_GET("gpu", 0, 0, 0, 0);
+	LIKWID_MARKER_CLOSE;
+	return 0;
+}
+EOT
+[ -f "$lw/off.o" ] && [ -n "$(nm "$lw/off.o" | grep -i 'likwid\|marker')" ] &&
+	{ echo "# without LIKWID_PERFMON the object refers to the marker"; st=1; }
+result $st "likwid.h, likwid-cpumarker.h: likwid_marker*() called directly link (shared, static) and run; LIKWID_MARKER_WRITE_FILE; the GPU markers are no-ops"
+
+name="likwid 5.2.2's C-markerAPI.c, unchanged, with OpenMP against the installation: builds, runs"
+if [ -z "${LIKWID_EXAMPLES:-}" ] || [ ! -f "$LIKWID_EXAMPLES/C-markerAPI.c" ]; then
+	skip "$name" "no LIKWID_EXAMPLES (scripts/fetch-likwid.sh)"
+	skip "likwid 5.2.2's F-markerAPI.F90, unchanged" "no LIKWID_EXAMPLES (scripts/fetch-likwid.sh)"
+else
+	cp "$LIKWID_EXAMPLES/C-markerAPI.c" "$LIKWID_EXAMPLES/F-markerAPI.F90" "$lw/"
+	st=0
+	# likwid's examples/Makefile's line, with pkg-config's flags for likwid's.
+	pc_env sh -c 'cd "$1" && gcc -fopenmp -DLIKWID_PERFMON $(pkg-config --cflags libperfctr) \
+		C-markerAPI.c -o C-markerAPI $(pkg-config --libs libperfctr) -lm' sh "$lw" \
+		>"$lw/c-build.log" 2>&1 || { cat "$lw/c-build.log"; st=1; }
+	fst=skip
+	if command -v gfortran >/dev/null; then
+		fst=0
+		pc_env sh -c 'cd "$1" && gfortran -c "$2/opt/perfctr/include/perfctr/likwid.f90" &&
+			gfortran -fopenmp -DLIKWID_PERFMON -I. F-markerAPI.F90 -o F-markerAPI \
+			$(pkg-config --libs libperfctr) -lm' sh "$lw" "$dest" \
+			>"$lw/f-build.log" 2>&1 || { cat "$lw/f-build.log"; fst=1; }
+	fi
+	# Both at once: each sleeps 2 s per round (C: 10 rounds).
+	[ $st -eq 0 ] && (cd "$lw" && OMP_NUM_THREADS=2 LD_LIBRARY_PATH=$dest/opt/perfctr/lib \
+		./C-markerAPI >c.out 2>c.err; echo $? >c.status) &
+	[ "$fst" = 0 ] && (cd "$lw" && OMP_NUM_THREADS=2 LD_LIBRARY_PATH=$dest/opt/perfctr/lib \
+		./F-markerAPI >f.out 2>f.err; echo $? >f.status) &
+	wait
+	if [ $st -eq 0 ]; then
+		[ "$(cat "$lw/c.status")" = 0 ] && [ "$(grep -c 'wakes up again' "$lw/c.out")" -eq 20 ] ||
+			{ echo "# C-markerAPI: exit $(cat "$lw/c.status")"; st=1; }
+		marker_stderr C-markerAPI "$lw/c.err" || st=1
+	fi
+	result $st "$name"
+	name="likwid 5.2.2's F-markerAPI.F90, unchanged, with gfortran and the installed likwid.f90: builds, runs"
+	if [ "$fst" = skip ]; then
+		skip "$name" "no gfortran"
+	else
+		if [ $fst -eq 0 ]; then
+			[ "$(cat "$lw/f.status")" = 0 ] && [ "$(grep -c 'wakes up again' "$lw/f.out")" -eq 2 ] &&
+				grep -q '^Region example measures 0 events' "$lw/f.out" ||
+				{ echo "# F-markerAPI: exit $(cat "$lw/f.status")"; sed 's/^/#   /' "$lw/f.out"; fst=1; }
+			marker_stderr F-markerAPI "$lw/f.err" || fst=1
+		fi
+		result $fst "$name"
+	fi
+fi
 
 # Man pages: no warnings from man (groff), nor from mandoc if present.
 # The .so links are checked where they resolve: in the installed tree.

@@ -8,7 +8,9 @@
  *    counts the system calls it enters meanwhile (none; a second child
  *    making one in a region must show it: the count works).  Not a
  *    seccomp filter: the test kernels have no CONFIG_SECCOMP;
- *  - the results written at exit, as JSON, with the calls counted;
+ *  - the results written at exit, as JSON, with the calls counted; one
+ *    file per process, none from a forked child, none unless asked;
+ *    a refused PERFCTR_MARKER_EVENTS said in one line;
  *  - where a PMC counts instructions in user mode (POWER8-10), a region
  *    around a bdnz loop counts it exactly: the least count of TRIES runs
  *    for two lengths differs by the difference of the lengths, whatever
@@ -17,6 +19,7 @@
  *  - the errors, and the text, CSV and JSON outputs of the program's sums.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -273,9 +276,87 @@ static void test_exit_output(void)
 	       "results written at exit (JSON, 3 calls)", "status 0x%x, file: %s", status, buf);
 }
 
-/* PERFCTR_MARKER_EVENTS=@spec in a child without a control: init's errno, the sums. */
-static int env_child(const char *spec, struct perfctr_marker_counts *c)
+/*
+ * The results, one file per process: PERFCTR_MARKER_OUTPUT dir/m.%p.  A
+ * child forked after the init exits without writing its parent's sums;
+ * without PERFCTR_MARKER_OUTPUT nothing is written (standard error empty).
+ */
+static void test_fork_output(void)
 {
+	char dir[] = "/tmp/marker_test.XXXXXX", path[64], errpath[64], buf[4096];
+	int status, ok, *gpid, n = 0, fd;
+	pid_t pid;
+
+	gpid = mmap(NULL, sizeof(*gpid), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (gpid == MAP_FAILED || !mkdtemp(dir)) {
+		result(0, "one file per process, none from a forked child", "%s", strerror(errno));
+		return;
+	}
+	snprintf(errpath, sizeof(errpath), "%s/stderr", dir);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		snprintf(path, sizeof(path), "%s/m.%%p", dir);
+		setenv("PERFCTR_MARKER_OUTPUT", path, 1);
+		if (perfctr_marker_init() || perfctr_marker_start("parent") ||
+		    perfctr_marker_stop("parent"))
+			_exit(2);
+		*gpid = fork();
+		if (*gpid == 0)
+			exit(0);	/* its atexit: no marker, no file */
+		if (*gpid < 0 || waitpid(*gpid, &status, 0) != *gpid || status)
+			_exit(3);
+		exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		status = -1;
+	snprintf(path, sizeof(path), "%s/m.%d", dir, (int)pid);
+	fd = open(path, O_RDONLY);
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	buf[n > 0 ? n : 0] = 0;
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/m.%d", dir, *gpid);
+	ok = status == 0 && strstr(buf, "parent") && access(path, F_OK) && errno == ENOENT;
+	unlink(path);
+	result(ok, "one file per process (%p), none from a child forked after the init",
+	       "status 0x%x, the parent's file: %s", status, buf);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		unsetenv("PERFCTR_MARKER_OUTPUT");
+		if (!freopen(errpath, "w", stderr) || perfctr_marker_init() ||
+		    perfctr_marker_start("quiet") || perfctr_marker_stop("quiet"))
+			_exit(2);
+		exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		status = -1;
+	n = 0;
+	fd = open(errpath, O_RDONLY);
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	buf[n > 0 ? n : 0] = 0;
+	unlink(errpath);
+	rmdir(dir);
+	munmap(gpid, sizeof(*gpid));
+	result(status == 0 && fd >= 0 && n == 0, "no results written unless asked",
+	       "status 0x%x, standard error: %s", status, buf);
+}
+
+/*
+ * PERFCTR_MARKER_EVENTS=@spec in a child without a control: init's errno,
+ * the sums; its standard error into @errbuf if not NULL.
+ */
+static int env_child(const char *spec, struct perfctr_marker_counts *c, char *errbuf, size_t size)
+{
+	char errpath[] = "/tmp/marker_test.XXXXXX";
+	int errfd = -1;
+	ssize_t n;
 	struct shared *sh;
 	int status, err = -1;
 	pid_t pid;
@@ -285,9 +366,13 @@ static int env_child(const char *spec, struct perfctr_marker_counts *c)
 		return -1;
 	memset(sh, 0, sizeof(*sh));
 	sh->stage = -1;
+	if (errbuf)
+		errfd = mkstemp(errpath);
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
+		if (errfd >= 0)
+			dup2(errfd, 2);
 		setenv("PERFCTR_MARKER_EVENTS", spec, 1);
 		setenv("PERFCTR_MARKER_OUTPUT", "/dev/null", 1);
 		sh->stage = perfctr_marker_init() ? errno : 0;
@@ -303,6 +388,12 @@ static int env_child(const char *spec, struct perfctr_marker_counts *c)
 		err = sh->stage;
 	*c = sh->inner;
 	munmap(sh, sizeof(*sh));
+	if (errfd >= 0) {
+		n = pread(errfd, errbuf, size - 1, 0);
+		errbuf[n > 0 ? n : 0] = 0;
+		close(errfd);
+		unlink(errpath);
+	}
 	return err;
 }
 
@@ -310,17 +401,22 @@ static int env_child(const char *spec, struct perfctr_marker_counts *c)
 static void test_env_events(void)
 {
 	struct perfctr_marker_counts c;
+	char errbuf[1024], *nl;
 	int err;
 
-	err = env_child("no-such-event", &c);
+	err = env_child("no-such-event", &c, errbuf, sizeof(errbuf));
 	result(err == EINVAL, "PERFCTR_MARKER_EVENTS: an unknown event is refused (EINVAL)",
 	       "init's errno %d (EINVAL %d)", err, EINVAL);
+	nl = strchr(errbuf, '\n');
+	result(!strncmp(errbuf, "perfctr marker: not counting: PERFCTR_MARKER_EVENTS: ", 53) &&
+	       strstr(errbuf, "no-such-event") && nl && !nl[1],
+	       "PERFCTR_MARKER_EVENTS: the refusal said in one line on standard error", "%s", errbuf);
 	if (!have_pmc) {
 		skip("PERFCTR_MARKER_EVENTS=instructions counts",
 		     "no user-readable instructions PMC");
 		return;
 	}
-	err = env_child("instructions", &c);
+	err = env_child("instructions", &c, NULL, 0);
 	result(err == 0 && c.count == 1 && c.nrpmcs == 1 && c.pmc[0] >= N1 &&
 	       c.pmc[0] < N1 + 10000, "PERFCTR_MARKER_EVENTS=instructions counts",
 	       "init's errno %d, %llu calls, %u PMCs, %llu instructions (a loop of %lu)", err,
@@ -591,6 +687,7 @@ int main(void)
 	/* The children first: a fork copies the thread's marker but not its mapping. */
 	test_no_syscalls();
 	test_exit_output();
+	test_fork_output();
 	test_env_events();
 	if (setup_control(&v)) {
 		result(0, "the instructions control", "%s", perfctr_strerror(errno, &info));
