@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmu_exact: the x86 PMU of tools/qemu/patches, counted through mainline
+ * perf in the guest.  Loops of known length run at two sizes, N and 2N
+ * iterations; the difference of the two user-mode instruction counts must
+ * be exactly N times the loop's length, whatever the constant cost of
+ * starting and stopping the count:
+ *   plain     dec; jnz                            2 per iteration
+ *   indirect  dec; jmp *reg; jnz                  3 (every block ends in
+ *                                                    an indirect branch)
+ *   fault     store to a new page; add; dec; jnz  4 (every store faults
+ *                                                    first: the block is
+ *                                                    abandoned, refunded)
+ *   syscall   mov; syscall (int $0x80); dec; jnz  4 (user mode only)
+ * and the same through perf's self-monitoring read (the mmap page and
+ * RDPMC) where perf offers it.  TAP output; exits 1 on a failure.
+ *
+ * pmu_exact --no-pmu: succeeds when perf has no hardware PMU here.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define N 20000UL
+#define NFAULT 1000UL
+
+static int tests, failures;
+
+static void result(int ok, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void result(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %d - ", ok ? "ok" : "not ok", ++tests);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (!ok)
+		failures++;
+}
+
+static void loop_plain(unsigned long n, void *p)
+{
+	(void)p;
+	asm volatile("1: dec %0; jnz 1b" : "+r"(n) : : "cc");
+}
+
+static void loop_indirect(unsigned long n, void *p)
+{
+	void *target;
+
+	(void)p;
+	asm volatile(
+#ifdef __x86_64__
+		     "lea 2f(%%rip), %1\n"
+#else
+		     "lea 2f, %1\n"
+#endif
+		     "1: dec %0\n"
+		     "jmp *%1\n"
+		     "2: jnz 1b"
+		     : "+r"(n), "=&r"(target) : : "cc");
+}
+
+static void loop_fault(unsigned long n, void *p)
+{
+	asm volatile("1: movb $1, (%1)\n"
+		     "add $4096, %1\n"
+		     "dec %0\n"
+		     "jnz 1b"
+		     : "+r"(n), "+r"(p) : : "cc", "memory");
+}
+
+static void loop_syscall(unsigned long n, void *p)
+{
+	long ret;
+
+	(void)p;
+#ifdef __x86_64__
+	asm volatile("1: mov %2, %%eax\n"
+		     "syscall\n"
+		     "dec %0\n"
+		     "jnz 1b"
+		     : "+r"(n), "=&a"(ret) : "i"(SYS_getppid) : "rcx", "r11", "cc", "memory");
+#else
+	asm volatile("1: mov %2, %%eax\n"
+		     "int $0x80\n"
+		     "dec %0\n"
+		     "jnz 1b"
+		     : "+r"(n), "=&a"(ret) : "i"(SYS_getppid) : "cc", "memory");
+#endif
+}
+
+struct loop {
+	const char *name;
+	void (*fn)(unsigned long n, void *p);
+	unsigned long per_iter, n;
+	int fault;
+};
+
+static const struct loop loops[] = {
+	{ "plain", loop_plain, 2, N, 0 },
+	{ "indirect", loop_indirect, 3, N, 0 },
+	{ "fault", loop_fault, 4, NFAULT, 1 },
+	{ "syscall", loop_syscall, 4, N, 0 },
+};
+
+static int perf_open(int exclude_kernel)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+	attr.disabled = 1;
+	attr.exclude_kernel = exclude_kernel;
+	attr.exclude_hv = 1;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+}
+
+static void *pages(const struct loop *l, unsigned long n)
+{
+	void *p;
+
+	if (!l->fault)
+		return NULL;
+	p = mmap(NULL, n * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	return p;
+}
+
+/* User instructions of n iterations through read(); -1 if scaled. */
+static long long count_read(int fd, const struct loop *l, unsigned long n)
+{
+	uint64_t v[3];
+	void *p = pages(l, n);
+
+	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	l->fn(n, p);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (p)
+		munmap(p, n * 4096);
+	if (read(fd, v, sizeof(v)) != sizeof(v) || v[1] != v[2])
+		return -1;
+	return v[0];
+}
+
+static uint64_t rdpmc(uint32_t c)
+{
+	uint32_t lo, hi;
+
+	asm volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(c));
+	return lo | (uint64_t)hi << 32;
+}
+
+/* perf's self-monitoring read (Documentation of perf_event_mmap_page). */
+static int mmap_read(volatile struct perf_event_mmap_page *pc, uint64_t *val)
+{
+	uint32_t seq, idx;
+	uint64_t count;
+	int64_t pmc;
+
+	do {
+		seq = pc->lock;
+		asm volatile("" ::: "memory");
+		idx = pc->index;
+		count = pc->offset;
+		if (!pc->cap_user_rdpmc || !idx)
+			return -1;
+		pmc = rdpmc(idx - 1);
+		pmc <<= 64 - pc->pmc_width;
+		pmc >>= 64 - pc->pmc_width;
+		count += pmc;
+		asm volatile("" ::: "memory");
+	} while (pc->lock != seq);
+	*val = count;
+	return 0;
+}
+
+static long long count_mmap(struct perf_event_mmap_page *pc,
+			    const struct loop *l, unsigned long n)
+{
+	uint64_t a, b;
+	void *p = pages(l, n);
+
+	if (mmap_read(pc, &a))
+		return -1;
+	l->fn(n, p);
+	if (mmap_read(pc, &b))
+		return -1;
+	if (p)
+		munmap(p, n * 4096);
+	return b - a;
+}
+
+int main(int argc, char **argv)
+{
+	struct perf_event_mmap_page *pc;
+	unsigned int i;
+	int fd;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	fd = perf_open(1);
+	if (argc > 1 && !strcmp(argv[1], "--no-pmu")) {
+		printf("1..1\n");
+		result(fd < 0 && (errno == ENOENT || errno == EOPNOTSUPP),
+		       "perf has no hardware instructions event here (%s)",
+		       fd < 0 ? strerror(errno) : "it has one");
+		return failures != 0;
+	}
+	printf("1..%zu\n", 2 * sizeof(loops) / sizeof(loops[0]) + 1);
+	if (fd < 0) {
+		printf("Bail out! perf_event_open(instructions:u): %s\n", strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < sizeof(loops) / sizeof(loops[0]); i++) {
+		const struct loop *l = &loops[i];
+		long long c1 = count_read(fd, l, l->n), c2 = count_read(fd, l, 2 * l->n);
+
+		result(c1 >= 0 && c2 >= 0 && c2 - c1 == (long long)(l->per_iter * l->n),
+		       "%s: instructions:u at %lu and %lu iterations differ by %lld, expected %lu",
+		       l->name, l->n, 2 * l->n, c2 - c1, l->per_iter * l->n);
+	}
+	/* The kernel's instructions of the syscall loop are counted too. */
+	{
+		int kfd = perf_open(0);
+		const struct loop *l = &loops[3];
+		long long c1 = count_read(kfd, l, l->n), c2 = count_read(kfd, l, 2 * l->n);
+
+		result(kfd >= 0 && c2 - c1 > (long long)(2 * l->per_iter * l->n),
+		       "syscall: instructions (user and kernel) grow by %lld, more than %lu",
+		       c2 - c1, 2 * l->per_iter * l->n);
+		if (kfd >= 0)
+			close(kfd);
+	}
+	pc = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, fd, 0);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (i = 0; i < sizeof(loops) / sizeof(loops[0]); i++) {
+		const struct loop *l = &loops[i];
+		long long c1 = -1, c2 = -1;
+
+		if (pc != MAP_FAILED) {
+			c1 = count_mmap(pc, l, l->n);
+			c2 = count_mmap(pc, l, 2 * l->n);
+		}
+		result(c1 >= 0 && c2 >= 0 && c2 - c1 == (long long)(l->per_iter * l->n),
+		       "%s: perf's mmap read with RDPMC%s: %lu and %lu iterations differ by %lld, expected %lu",
+		       l->name, pc == MAP_FAILED ? " (no mmap page)" : "", l->n, 2 * l->n,
+		       c2 - c1, l->per_iter * l->n);
+	}
+	return failures != 0;
+}
