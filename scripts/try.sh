@@ -51,6 +51,13 @@ ppc64le) arch=ppc64 karch=powerpc image=vmlinux tcg_cpu=POWER9
 	tcg_means="QEMU's POWER9 PMU counts instructions exactly, not this CPU's events" ;;
 *) die "make try runs on an x86_64 or a ppc64le host, not $(uname -m)" ;;
 esac
+# QEMU TCG with tools/qemu's emulated x86 PMU, when make check has built
+# it into the cache: there the counters count.
+tcg_qemu=
+if [[ $arch == x86_64 && -x $CACHE/qemu/bin/qemu-system-x86_64 ]]; then
+	tcg_qemu=$CACHE/qemu/bin/qemu-system-x86_64
+	tcg_means="QEMU TCG's emulated PMU from the cache (tools/qemu): instructions count exactly, cycles one per instruction; not this CPU's events"
+fi
 src=$CACHE/src out=$CACHE/build/$arch hdr=$CACHE/build/$arch/hdr
 if [[ -z ${TRY_NO_BUILD:-} ]]; then
 	make -C "$TOP" apply
@@ -172,6 +179,11 @@ else
 fi
 if [[ $accel == tcg ]]; then
 	log "booting under QEMU TCG (-cpu $tcg_cpu)"
+	if [[ -n $tcg_qemu ]]; then
+		echo "try: QEMU TCG with the emulated x86 PMU: $tcg_qemu"
+		qemu[0]=$tcg_qemu
+		qemu+=(-L /usr/share/qemu -L /usr/share/seabios)
+	fi
 	boot "$work/console-tcg.log" 600 -accel tcg -cpu "$tcg_cpu" || true
 fi
 console=$work/console-$accel.log
