@@ -237,8 +237,9 @@ def build():
     result[COVER] = cover_letter(result, patches)
     result[NOTES] = series_notes(result, patches, comments)
     kernel_dirs = ('include/', 'arch/', 'kernel/', 'tools/', 'Documentation/')
-    # tools/papi: a quilt series against PAPI's source, not the kernel's.
-    not_kernel = ('tools/papi/',)
+    # tools/papi and tools/qemu: series against PAPI's and QEMU's sources,
+    # not the kernel's.
+    not_kernel = ('tools/papi/', 'tools/qemu/')
     stray = [p for p in files if p.startswith(kernel_dirs) and not p.startswith(not_kernel)
              and p not in owner]
     if stray:
