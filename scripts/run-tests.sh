@@ -76,10 +76,11 @@ work=$CACHE/run/$label-$cpu-$mode
 # legacy counters); empty: no PMU there, the driver falls back.
 x86_pmu_model() {	# cpu
 	case $1 in
-	max|EPYC*) echo 'cpu type 13 (AMD K8)' ;;
-	Skylake-Client*) echo 'cpu type 24 (Intel architectural perfmon)' ;;
-	pentium3) echo 'cpu type 5 (Intel PIII)' ;;
-	athlon) echo 'cpu type 9 (AMD K7)' ;;
+	# TCG's max: AMD family 15; athlon: AMD family 6.
+	max|athlon) echo 'cpu type 9 (AMD K7/K8)' ;;
+	EPYC*) echo 'cpu type 19 (AMD family 10h)' ;;		# family 17h
+	Skylake-Client*) echo 'cpu type 24 (Intel architectural perfmon v2+)' ;;
+	pentium2|pentium3) echo 'cpu type 3 (Intel P6)' ;;
 	esac
 }
 x86_pmu_arg() { [[ -n $(x86_pmu_model "$1") ]] || echo --no-pmu; }
@@ -120,6 +121,9 @@ if [[ $mode == kselftest ]]; then
 	build_lib "$CACHE/tests/$label-lib" "$cc"
 	cp "$CACHE/tests/$label-lib/"{perfex,perfctr-selftest} "$work/root/tests/"
 	cp "$CACHE/tests/$label-lib/tests/"{libperfctr_test,marker_test} "$work/root/tests/"
+	if [[ $arch == x86_64 || $arch == i386 ]]; then
+		cp "$CACHE/tests/$label-lib/tests/perf_differential" "$work/root/tests/"
+	fi
 	cp "$CACHE/tests/$label-lib/examples/"{self,signal} "$work/root/tests/"
 	# perfctr 2.7's own self and signal, against the installed library.
 	P27_NAMES=
@@ -201,6 +205,9 @@ if [[ $arch != x86_64 || $mode == papi* ]]; then
 		bench-*) echo "raw-bench ./perfctr_bench --switch-only" ;;
 		papi*) ;;	# papi_pack wrote the run file
 		*) if [[ $arch == i386 ]]; then echo "PMU ./pmu_exact $(x86_pmu_arg "$cpu")"; fi
+		   if [[ $arch == i386 && -n $(x86_pmu_model "$cpu") ]]; then
+			echo "DIF ./perf_differential"
+		   fi
 		   echo "T64 ./perfctr_test"
 		   if [[ $arch != i386 ]]; then echo "T64 ./perfctr_pmc_test"; fi
 		   if [[ $arch == ppc32 ]]; then echo "T64 ./perfctr_ppc32_test"; fi
@@ -246,6 +253,9 @@ elif [ "$mode" = bench-base ] || [ "$mode" = bench-switch ] || [ "$mode" = bench
 	./perfctr_bench --switch-only; echo "PERFCTR-EXIT bench \$?"
 else
 	./pmu_exact $(x86_pmu_arg "$cpu") 2>&1 | sed 's/^/PMU: /'
+	if [ -n "$(x86_pmu_model "$cpu")" ]; then
+		./perf_differential 2>&1 | sed 's/^/DIF: /'
+	fi
 	(cd ksft && ./run_kselftest.sh -c perfctr) 2>&1 | sed 's/^/T64: /'
 	echo "PERFCTR-EXIT 64"
 	./perfctr_test_ia32 2>&1 | sed 's/^/T32: /'; echo "PERFCTR-EXIT 32"
@@ -386,6 +396,10 @@ report 'LIB: ' libperfctr
 [[ $arch == x86_64 ]] && report 'L32: ' libperfctr-ia32
 report 'MRK: ' marker
 [[ $arch == x86_64 || $arch == i386 ]] && report 'PMU: ' qemu-pmu
+# perf and perfctr on the same loops, where QEMU emulates a PMU.
+if [[ ($arch == x86_64 || $arch == i386) && -n $(x86_pmu_model "$cpu") ]]; then
+	report 'DIF: ' perf-differential
+fi
 # perfctr-selftest: the checks that must pass here, not skip, are
 # report-lib.sh's MUST_RUN (ppc64's instructions: QEMU counts them
 # exactly there); x86 under TCG skips the PMC checks.

@@ -142,6 +142,8 @@ static void *pages(const struct loop *l, unsigned long n)
 		perror("mmap");
 		exit(1);
 	}
+	/* Every page its own fault: no transparent huge pages. */
+	madvise(p, n * 4096, MADV_NOHUGEPAGE);
 	return p;
 }
 
