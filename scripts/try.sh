@@ -182,7 +182,7 @@ if [[ $accel == tcg ]]; then
 	if [[ -n $tcg_qemu ]]; then
 		echo "try: QEMU TCG with the emulated x86 PMU: $tcg_qemu"
 		qemu[0]=$tcg_qemu
-		qemu+=(-L /usr/share/qemu -L /usr/share/seabios)
+		qemu+=(-L /usr/share/qemu -L /usr/share/seabios -nic none)
 	fi
 	boot "$work/console-tcg.log" 600 -accel tcg -cpu "$tcg_cpu" || true
 fi
