@@ -31,6 +31,13 @@
 MUST_RUN_DEFAULT='
 ppc64/* selftest instructions
 '
+# The x86 models whose PMU tools/qemu emulates: perfctr's PMC checks.
+for _m in x86_64/max x86_64/Skylake-Client x86_64/EPYC x86_64-rt/max i386/pentium3 i386/athlon; do
+	for _c in instructions cycles overflow inherit-pmc; do
+		MUST_RUN_DEFAULT+="$_m selftest $_c"$'\n'
+	done
+done
+unset _m _c
 MUST_RUN=$MUST_RUN_DEFAULT
 
 # The names that must run in group LABEL/CPU SUITE, one a line.

@@ -14,6 +14,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "marker.h"
 #include "libperfctr.h"
 
 /* Prefer the kernel headers' numbers; they are the same everywhere. */
@@ -389,9 +390,14 @@ static void mapped_register(void)
 	pthread_atfork(mapped_atfork_prepare, mapped_atfork_parent, mapped_atfork_child);
 }
 
-static void mapped_add(struct vperfctr *self)
+void mapped_register_once(void)
 {
 	pthread_once(&mapped_once, mapped_register);
+}
+
+static void mapped_add(struct vperfctr *self)
+{
+	mapped_register_once();
 	pthread_mutex_lock(&mapped_lock);
 	self->next_mapped = mapped_handles;
 	mapped_handles = self;

@@ -311,6 +311,8 @@ static void marker_fork_child(void)
 
 static void marker_register_fork(void)
 {
+	/* Child handlers run in the order of registration: libperfctr's first. */
+	mapped_register_once();
 	pthread_atfork(marker_fork_prepare, marker_fork_parent, marker_fork_child);
 }
 

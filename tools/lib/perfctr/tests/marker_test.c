@@ -62,8 +62,9 @@ static noinline void insn_loop(unsigned long n)
 	__asm__ __volatile__("mtctr %0\n\tcmpwi %0, 0\n\tbeq 2f\n1:\tbdnz 1b\n2:"
 			     : : "r"(n) : "ctr", "cr0");
 #else
-	__asm__ __volatile__("test %0, %0\n\tjz 2f\n1:\tdec %0\n\tjnz 1b\n2:"
-			     : "+r"(n) : : "cc");
+	/* One instruction an iteration, as bdnz. */
+	__asm__ __volatile__("test %0, %0\n\tjz 2f\n1:\tloop 1b\n2:"
+			     : "+c"(n) : : "cc");
 #endif
 }
 
@@ -85,10 +86,13 @@ static int setup_control(struct vperfctr **vp)
 		return -1;
 	memset(&c, 0, sizeof(c));
 	c.cpu_control.tsc_on = 1;
-#ifdef _ARCH_PPC
 	c.cpu_control.nractrs = 1;
+#ifdef _ARCH_PPC
 	c.cpu_control.pmc_map[0] = 4;			/* PMC5 */
 	c.cpu_control.ppc.mmcr0 = 0x40000000;		/* FCS: user only */
+#else
+	c.cpu_control.pmc_map[0] = 0;
+	c.cpu_control.evntsel[0] = 0x4100c0;		/* instructions, user mode */
 #endif
 	if (vperfctr_control(v, &c)) {
 		vperfctr_close(v);
@@ -285,7 +289,7 @@ static void test_fork_output(void)
 {
 	char dir[] = "/tmp/marker_test.XXXXXX", path[64], errpath[64], buf[4096];
 	int status, ok, *gpid, n = 0, fd;
-	pid_t pid;
+	pid_t pid, g;
 
 	gpid = mmap(NULL, sizeof(*gpid), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (gpid == MAP_FAILED || !mkdtemp(dir)) {
@@ -301,10 +305,12 @@ static void test_fork_output(void)
 		if (perfctr_marker_init() || perfctr_marker_start("parent") ||
 		    perfctr_marker_stop("parent"))
 			_exit(2);
-		*gpid = fork();
-		if (*gpid == 0)
+		/* A local first: the grandchild must not write the shared pid. */
+		g = fork();
+		if (g == 0)
 			exit(0);	/* its atexit: no marker, no file */
-		if (*gpid < 0 || waitpid(*gpid, &status, 0) != *gpid || status)
+		*gpid = g;
+		if (g < 0 || waitpid(g, &status, 0) != g || status)
 			_exit(3);
 		exit(0);
 	}
@@ -467,7 +473,7 @@ static void test_exact(void)
 	c1 = min_loop("loop", N1);
 	c2 = min_loop("loop", N2);
 	result(c1 - c0 == N1 && c2 - c1 == N2 - N1, "a region counts a loop exactly",
-	       "bdnz loops of %lu and %lu: expected +%lu and +%lu over the empty region's %llu, counted +%lld and +%lld",
+	       "loops of %lu and %lu: expected +%lu and +%lu over the empty region's %llu, counted +%lld and +%lld",
 	       N1, N2, N1, N2, c0, (long long)(c1 - c0), (long long)(c2 - c0));
 	perfctr_marker_register("b");
 	perfctr_marker_register("c");
@@ -682,6 +688,13 @@ int main(void)
 	}
 #ifdef _ARCH_PPC
 	have_pmc = info.cpu_type >= PERFCTR_PPC64_POWER8 &&
+		   (info.cpu_features & PERFCTR_FEATURE_RDPMC);
+#else
+	/* Where event 0xc0 is instructions and perfex names it so. */
+	have_pmc = (info.cpu_type == PERFCTR_X86_INTEL_ARCH ||
+		    info.cpu_type == PERFCTR_X86_AMD_K7 ||
+		    info.cpu_type == PERFCTR_X86_AMD_FAM10H ||
+		    info.cpu_type == PERFCTR_X86_AMD_FAM15H) &&
 		   (info.cpu_features & PERFCTR_FEATURE_RDPMC);
 #endif
 	/* The children first: a fork copies the thread's marker but not its mapping. */
