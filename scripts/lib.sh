@@ -59,3 +59,41 @@ debsrc_entry() {	# suite
 	fi
 	return 1
 }
+
+# An orig tarball from SUITE's deb-src, into DIR, checked against SHA256:
+# apt-get source in an apt state of its own (APT: lists, cache, the one
+# entry), so the machine's apt configuration is neither read for sources
+# nor changed; the .dsc and Debian tarball may be refused, only the orig
+# tarball is needed.  A tarball already in DIR is only checked.
+debsrc_tarball() {	# suite pkg=version tarball dir apt sha256
+	local suite=$1 spec=$2 tarball=$3 dir=$4 apt=$5 want=$6 entry sum
+	local -a opts
+	mkdir -p "$dir"
+	if [[ ! -f $dir/$tarball ]]; then
+		entry=$(debsrc_entry "$suite") || die "cannot find this machine's Debian apt sources"
+		[[ -n $entry ]] || die "no Debian archive entry in this machine's apt sources"
+		mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/sources"
+		rm -f "$apt/sources/"*
+		if [[ $entry == Types:* ]]; then
+			printf '%s\n' "$entry" > "$apt/sources/$suite-src.sources"
+		else
+			printf '%s\n' "$entry" > "$apt/sources/$suite-src.list"
+		fi
+		opts=(-o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache"
+		      -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$apt/sources"
+		      -o APT::Sandbox::User="$(id -un)")
+		log "apt-get update ($suite's deb-src only, in $apt)"
+		apt-get "${opts[@]}" update -qq >"$apt/update.log" 2>&1 ||
+			{ cat "$apt/update.log" >&2; die "apt-get update of $suite's sources failed"; }
+		log "downloading $spec's orig tarball"
+		(cd "$dir" && apt-get "${opts[@]}" source --download-only -qq "$spec") \
+			>"$apt/source.log" 2>&1 || true
+		[[ -f $dir/$tarball ]] ||
+			{ cat "$apt/source.log" >&2; die "apt-get source $spec did not bring $tarball"; }
+	fi
+	sum=$(sha256sum "$dir/$tarball" | cut -d' ' -f1)
+	if [[ $sum != "$want" ]]; then
+		mv "$dir/$tarball" "$dir/$tarball.bad"
+		die "$tarball: sha256 $sum, not $want (moved to $tarball.bad)"
+	fi
+}

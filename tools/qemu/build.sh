@@ -15,7 +15,7 @@
 # Prints the binary's path on standard output.
 set -euo pipefail
 
-. "$(dirname "$0")/../../scripts/lib.sh"	# CACHE, log, die, debsrc_entry
+. "$(dirname "$0")/../../scripts/lib.sh"	# CACHE, log, die, debsrc_tarball
 QEMU_VERSION=10.0.2
 QEMU_DEBIAN=1:10.0.2+ds-2+deb13u1~bpo12+1
 QEMU_SHA256=0901da33844a331bf8b3602b9c1fbd178e60b737c8e3ade678255bd090c9b9f1
@@ -31,33 +31,7 @@ if [[ -x $dir/bin/qemu-system-x86_64 && -f $dir/bin/.stamp-$stamp ]]; then
 	exit 0
 fi
 
-if [[ ! -f $dir/src/$TARBALL ]]; then
-	entry=$(debsrc_entry bookworm-backports) || die "cannot find this machine's Debian apt sources"
-	[[ -n $entry ]] || die "no Debian archive entry in this machine's apt sources"
-	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/sources"
-	rm -f "$apt/sources/"*
-	if [[ $entry == Types:* ]]; then
-		printf '%s\n' "$entry" > "$apt/sources/bpo-src.sources"
-	else
-		printf '%s\n' "$entry" > "$apt/sources/bpo-src.list"
-	fi
-	opts=(-o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache"
-	      -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$apt/sources"
-	      -o APT::Sandbox::User="$(id -un)")
-	log "QEMU: apt-get update (bookworm-backports' deb-src only, in $apt)"
-	apt-get "${opts[@]}" update -qq >"$apt/update.log" 2>&1 ||
-		{ cat "$apt/update.log" >&2; die "apt-get update of bookworm-backports' sources failed"; }
-	log "QEMU: downloading qemu $QEMU_DEBIAN's orig tarball"
-	(cd "$dir/src" && apt-get "${opts[@]}" source --download-only -qq "qemu=$QEMU_DEBIAN") \
-		>"$apt/source.log" 2>&1 || true
-	[[ -f $dir/src/$TARBALL ]] ||
-		{ cat "$apt/source.log" >&2; die "apt-get source qemu=$QEMU_DEBIAN did not bring $TARBALL"; }
-fi
-sum=$(sha256sum "$dir/src/$TARBALL" | cut -d' ' -f1)
-if [[ $sum != "$QEMU_SHA256" ]]; then
-	mv "$dir/src/$TARBALL" "$dir/src/$TARBALL.bad"
-	die "$TARBALL: sha256 $sum, not $QEMU_SHA256 (moved to $TARBALL.bad)"
-fi
+debsrc_tarball bookworm-backports "qemu=$QEMU_DEBIAN" "$TARBALL" "$dir/src" "$apt" "$QEMU_SHA256"
 
 # Unpacked and patched aside, then copied over the tree by content: the
 # files the patches do not change keep their times, and ninja rebuilds
