@@ -326,6 +326,12 @@ void perfex_pmu_detect(const struct perfctr_info *info, struct perfex_pmu *pmu)
 	pmu->known = 1;
 	pmu->ngeneral = perfctr_info_nrctrs(info) - nfixed;
 	switch (info->cpu_type) {
+	case PERFCTR_X86_INTEL_P6:
+	case PERFCTR_X86_INTEL_PII:
+	case PERFCTR_X86_INTEL_PIII:
+	case PERFCTR_X86_INTEL_PENTM:
+		pmu->p6_enable = 1;
+		return;
 	case PERFCTR_X86_AMD_K7:
 	case PERFCTR_X86_AMD_K8:
 	case PERFCTR_X86_AMD_K8C:
@@ -1502,6 +1508,27 @@ static int place_one(unsigned int i, const unsigned int *ok, int *owner, unsigne
 	return 0;
 }
 
+/*
+ * The P6's enable bit: EVNTSEL0's enables both counters and EVNTSEL1's
+ * is reserved, so it goes with counter 0 only, wherever the events were
+ * placed.
+ */
+static void p6_enable(const struct perfex_pmu *pmu, struct perfctr_cpu_control *cc)
+{
+#ifndef _ARCH_PPC
+	unsigned int i;
+
+	if (!pmu->p6_enable)
+		return;
+	for (i = 0; i < cc->nractrs + cc->nrictrs; i++) {
+		if (cc->pmc_map[i])
+			cc->evntsel[i] &= ~X86_EN;
+		else
+			cc->evntsel[i] |= X86_EN;
+	}
+#endif
+}
+
 int perfex_place_events(struct perfctr_cpu_control *cc, const struct perfex_events *ev,
 			const unsigned int *ok, char *err, size_t errlen)
 {
@@ -1542,6 +1569,7 @@ int perfex_place_events(struct perfctr_cpu_control *cc, const struct perfex_even
 	for (k = 0; k < 32; k++)
 		if (owner[k] >= 0)
 			cc->pmc_map[owner[k]] = k;
+	p6_enable(&ev->pmu, cc);
 	return 0;
 }
 
@@ -1581,6 +1609,7 @@ int perfex_add_events(const struct perfctr_info *info, struct perfctr_cpu_contro
 		}
 		free(list);
 	}
+	p6_enable(&ev->pmu, cc);
 	if (!over)
 		return 0;
 	for (i = 0; i < cc->nractrs; i++)

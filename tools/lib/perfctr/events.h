@@ -40,6 +40,7 @@ struct perfex_pmu {
 	unsigned int ngeneral;		/* general counters: pmc_map 0 to ngeneral - 1 */
 	unsigned int fixed;		/* the fixed counters, a mask (above) */
 	unsigned int arch_events;	/* Intel: bit N, architectural event N (CPUID 0xA) */
+	unsigned int p6_enable;		/* P6: EVNTSEL0's enable bit enables both */
 };
 
 /* The privilege levels an event counts at: a mask. */

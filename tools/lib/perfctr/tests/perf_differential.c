@@ -44,7 +44,9 @@ static void loop_indirect(unsigned long n)
 #ifdef __x86_64__
 		     "lea 2f(%%rip), %1\n"
 #else
-		     "lea 2f, %1\n"
+		     "call 3f\n"		/* position-independent: no text relocation */
+		     "3: pop %1\n"
+		     "add $2f-3b, %1\n"
 #endif
 		     "1: dec %0\n"
 		     "jmp *%1\n"
