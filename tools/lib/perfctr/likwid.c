@@ -91,19 +91,6 @@ static const char *fstring(const char *s, size_t len, char *buf)
 	return buf;
 }
 
-/* Declared here only: no header of the library's, Fortran calls them. */
-void likwid_markerinit_(void);
-void likwid_markerthreadinit_(void);
-void likwid_markernextgroup_(void);
-void likwid_markerclose_(void);
-void likwid_markerwritefile_(const char *markerfile, size_t len);
-void likwid_markerregisterregion_(const char *regionTag, size_t len);
-void likwid_markerstartregion_(const char *regionTag, size_t len);
-void likwid_markerstopregion_(const char *regionTag, size_t len);
-void likwid_markerresetregion_(const char *regionTag, size_t len);
-void likwid_markergetregion_(const char *regionTag, int *nr_events, double *events, double *time,
-			     int *count, size_t len);
-
 void likwid_markerinit_(void)
 {
 	likwid_markerInit();

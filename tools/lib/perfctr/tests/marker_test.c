@@ -416,7 +416,8 @@ static void test_env_events(void)
 	nl = strchr(errbuf, '\n');
 	result(!strncmp(errbuf, "perfctr marker: not counting: PERFCTR_MARKER_EVENTS: ", 53) &&
 	       strstr(errbuf, "no-such-event") && nl && !nl[1],
-	       "PERFCTR_MARKER_EVENTS: the refusal said in one line on standard error", "%s", errbuf);
+	       "PERFCTR_MARKER_EVENTS: the refusal said in one line on standard error",
+	       "%s", errbuf);
 	if (!have_pmc) {
 		skip("PERFCTR_MARKER_EVENTS=instructions counts",
 		     "no user-readable instructions PMC");

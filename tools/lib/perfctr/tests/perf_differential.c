@@ -40,7 +40,7 @@ static void loop_indirect(unsigned long n)
 {
 	void *target;
 
-	asm volatile(
+	asm volatile(""
 #ifdef __x86_64__
 		     "lea 2f(%%rip), %1\n"
 #else
@@ -148,17 +148,43 @@ static long long perfctr_count(const struct setup *s, const struct loop *l,
 #define GENERAL(name, sel, imode) { name, 0, sel, imode }
 #define FIXED0(name, field, imode) { name, 0x40000000, field, imode }
 
+static const struct setup setups[] = {
+	GENERAL("general a-mode", 0x4100c0, 0),
+	GENERAL("general i-mode", 0x5100c0, 1),
+	FIXED0("fixed a-mode", 0x2, 0),
+	FIXED0("fixed i-mode", 0xa, 1),
+};
+
+static struct perfctr_info info;
+
+/* perfctr under setup @s against perf's difference @perf for loop @l. */
+static void check_setup(const struct setup *s, const struct loop *l, int m, long long perf)
+{
+	long long want = l->per_iter * N, c1, c2;
+	char name[160];
+
+	snprintf(name, sizeof(name), "%s%s: perfctr %s equals perf", l->name,
+		 m ? ", migrating" : "", s->name);
+	if (s->pmc_map && info.cpu_type != PERFCTR_X86_INTEL_ARCH) {
+		skip(name, "no fixed counters on this CPU type");
+		return;
+	}
+	if (s->imode && !(info.cpu_features & PERFCTR_FEATURE_PCINT)) {
+		skip(name, "no overflow interrupt");
+		return;
+	}
+	c1 = perfctr_count(s, l, N, m);
+	c2 = perfctr_count(s, l, 2 * N, m);
+	CHECK(c1 >= 0 && c2 >= 0 && c2 - c1 == perf && c2 - c1 == want, name,
+	      "perfctr %lld and %lld: differ by %lld; perf by %lld; want %lld (%s)",
+	      c1, c2, c2 - c1, perf, want, strerror(errno));
+}
+
 int main(void)
 {
-	struct perfctr_info info;
-	struct vperfctr *v;
-	const struct setup setups[] = {
-		GENERAL("general a-mode", 0x4100c0, 0),
-		GENERAL("general i-mode", 0x5100c0, 1),
-		FIXED0("fixed a-mode", 0x2, 0),
-		FIXED0("fixed i-mode", 0xa, 1),
-	};
 	const struct setup wrong = GENERAL("a wrong event select (0x2e, LLC)", 0x41002e, 0);
+	long long p1, p2, c1, c2, want;
+	struct vperfctr *v;
 	unsigned int i, j, m;
 	char name[160];
 
@@ -170,47 +196,25 @@ int main(void)
 		return 1;
 	}
 	vperfctr_close(v);
-	printf("1..%zu\n", 2 * 2 * (1 + sizeof(setups) / sizeof(setups[0])) + 1);
+	printf("1..%zu\n", 2 * 2 * (1 + ARRAY_SIZE(setups)) + 1);
 	for (m = 0; m < 2; m++) {
-		for (i = 0; i < sizeof(loops) / sizeof(loops[0]); i++) {
-			const struct loop *l = &loops[i];
-			long long want = l->per_iter * N;
-			long long p1 = perf_count(l, N, m), p2 = perf_count(l, 2 * N, m);
-
-			snprintf(name, sizeof(name), "%s%s: perf instructions:u", l->name,
+		for (i = 0; i < ARRAY_SIZE(loops); i++) {
+			want = loops[i].per_iter * N;
+			p1 = perf_count(&loops[i], N, m);
+			p2 = perf_count(&loops[i], 2 * N, m);
+			snprintf(name, sizeof(name), "%s%s: perf instructions:u", loops[i].name,
 				 m ? ", migrating" : "");
 			CHECK(p1 >= 0 && p2 >= 0 && p2 - p1 == want, name,
 			      "%lld and %lld: differ by %lld, not %lld", p1, p2, p2 - p1, want);
-			for (j = 0; j < sizeof(setups) / sizeof(setups[0]); j++) {
-				const struct setup *s = &setups[j];
-				long long c1, c2;
-
-				snprintf(name, sizeof(name), "%s%s: perfctr %s equals perf", l->name,
-					 m ? ", migrating" : "", s->name);
-				if (s->pmc_map && info.cpu_type != PERFCTR_X86_INTEL_ARCH) {
-					skip(name, "no fixed counters on this CPU type");
-					continue;
-				}
-				if (s->imode && !(info.cpu_features & PERFCTR_FEATURE_PCINT)) {
-					skip(name, "no overflow interrupt");
-					continue;
-				}
-				c1 = perfctr_count(s, l, N, m);
-				c2 = perfctr_count(s, l, 2 * N, m);
-				CHECK(c1 >= 0 && c2 >= 0 && c2 - c1 == p2 - p1 && c2 - c1 == want,
-				      name, "perfctr %lld and %lld: differ by %lld; perf by %lld; want %lld (%s)",
-				      c1, c2, c2 - c1, p2 - p1, want, strerror(errno));
-			}
+			for (j = 0; j < ARRAY_SIZE(setups); j++)
+				check_setup(&setups[j], &loops[i], m, p2 - p1);
 		}
 	}
 	/* The comparison can fail: a wrong event select counts nothing here. */
-	{
-		long long c1 = perfctr_count(&wrong, &loops[0], N, 0);
-		long long c2 = perfctr_count(&wrong, &loops[0], 2 * N, 0);
-		long long p = perf_count(&loops[0], 2 * N, 0) - perf_count(&loops[0], N, 0);
-
-		CHECK(c1 >= 0 && c2 >= 0 && c2 - c1 != p, "the comparison catches a wrong event select",
-		      "perfctr %lld, perf %lld", c2 - c1, p);
-	}
+	c1 = perfctr_count(&wrong, &loops[0], N, 0);
+	c2 = perfctr_count(&wrong, &loops[0], 2 * N, 0);
+	p1 = perf_count(&loops[0], 2 * N, 0) - perf_count(&loops[0], N, 0);
+	CHECK(c1 >= 0 && c2 >= 0 && c2 - c1 != p1, "the comparison catches a wrong event select",
+	      "perfctr %lld, perf %lld", c2 - c1, p1);
 	return nr_fail != 0;
 }
