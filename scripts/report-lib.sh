@@ -33,7 +33,7 @@ ppc64/* selftest instructions
 '
 # The x86 models whose PMU tools/qemu emulates: perfctr's PMC checks.
 for _m in x86_64/max x86_64/Skylake-Client x86_64/EPYC x86_64-rt/max i386/pentium3 i386/athlon; do
-	for _c in instructions cycles overflow inherit-pmc; do
+	for _c in instructions cycles overflow inherit-pmc rdpmc-leak; do
 		MUST_RUN_DEFAULT+="$_m selftest $_c"$'\n'
 	done
 done

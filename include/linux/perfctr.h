@@ -228,6 +228,12 @@ void perfctr_cpu_rdpmc_put(struct mm_struct *mm);
 void perfctr_cpu_suspend(struct perfctr_cpu_state *state);
 void perfctr_cpu_resume(struct perfctr_cpu_state *state);
 void perfctr_cpu_sample(struct perfctr_cpu_state *state);
+/*
+ * After a suspend, when nothing resumed on this CPU since claims the
+ * counters: leave no state's counts where what runs next could read
+ * them (x86: by RDPMC).  Interrupts off.
+ */
+void perfctr_cpu_unclaim(void);
 
 typedef void (*perfctr_ihandler_t)(unsigned long pc);
 void perfctr_cpu_set_ihandler(perfctr_ihandler_t handler);
@@ -348,6 +354,16 @@ static inline void perfctr_resume_thread(struct task_struct *next)
 	__vperfctr_resume(next->thread.perfctrs);
 }
 
+/*
+ * switch_to(), after the two above, when prev had a state: the counts
+ * prev's counters hold and next's did not claim go (x86, where next's mm
+ * may read the counters by RDPMC).
+ */
+static inline void perfctr_switch_done(void)
+{
+	perfctr_cpu_unclaim();
+}
+
 /* Timer tick, interrupts off: sample before a hardware counter wraps. */
 static inline void perfctr_sample_thread(struct task_struct *tsk)
 {
@@ -386,6 +402,7 @@ static inline void perfctr_fork(struct task_struct *child, u64 clone_flags) { }
 static inline void perfctr_exit_thread(struct task_struct *tsk) { }
 static inline void perfctr_suspend_thread(struct task_struct *prev) { }
 static inline void perfctr_resume_thread(struct task_struct *next) { }
+static inline void perfctr_switch_done(void) { }
 static inline void perfctr_sample_thread(struct task_struct *tsk) { }
 static inline void perfctr_exec_thread(struct task_struct *tsk, bool secure) { }
 static inline void perfctr_switch(struct task_struct *prev, struct task_struct *next) { }

@@ -197,7 +197,7 @@ static struct vperfctr *vperfctr_inherit(struct vperfctr *parent, struct task_st
 	if (!err && perfctr_cpu_counts_kernel(st))
 		err = vperfctr_may_count_kernel();
 	if (!err && perfctr_cstatus_nrctrs(st->cstatus))
-		err = vperfctr_get_pmu(perfctr);
+		err = vperfctr_get_pmu(perfctr, perfctr->access_needed);
 	if (err) {
 		vperfctr_put(perfctr);
 		return ERR_PTR(err);

@@ -75,8 +75,10 @@ struct vperfctr {
 	bool tick_dep;			/* holds the owner's tick dependency */
 	/*
 	 * The lowest kernel.perfctr_access that allows the control in force
-	 * (vperfctr_may_use()): when the sysctl goes below it, the state
-	 * stops at its owner's next switch-in or tick (vperfctr_revoke()).
+	 * (vperfctr_may_use()), raised under the reserve mutex by the PMU
+	 * reservation of a control being installed: when the sysctl goes
+	 * below it, the state stops at its owner's next switch-in or tick
+	 * (vperfctr_revoke()).
 	 */
 	int access_needed;
 	/*
@@ -199,7 +201,7 @@ struct vperfctr *vperfctr_alloc(void);
 void vperfctr_detach(struct vperfctr *perfctr, struct task_struct *tsk);
 
 /* pmu.c */
-int vperfctr_get_pmu(struct vperfctr *perfctr);
+int vperfctr_get_pmu(struct vperfctr *perfctr, int access);
 void vperfctr_grant_rdpmc(struct vperfctr *perfctr, struct task_struct *tsk);
 void vperfctr_revoke_rdpmc(struct vperfctr *perfctr);
 void vperfctr_put_pmu(struct vperfctr *perfctr);

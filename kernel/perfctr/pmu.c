@@ -62,13 +62,23 @@ static LIST_HEAD(vperfctr_pmu_holders);	/* vperfctr_reserve_mutex */
 /*
  * PMU reservation: held while at least one state has a control with
  * programmable counters, so that perf_events' hardware events and a
- * thread using only the TSC do not exclude each other.
+ * thread using only the TSC do not exclude each other.  @access is the
+ * kernel.perfctr_access the control needs, checked again here: the
+ * sysctl's revocation serialises with this on the mutex, so a control
+ * validated before the sysctl was lowered is refused (-EACCES) or is
+ * on the holders' list for the revocation to find.
  */
-int vperfctr_get_pmu(struct vperfctr *perfctr)
+int vperfctr_get_pmu(struct vperfctr *perfctr, int access)
 {
 	const char *other = NULL;
 
 	mutex_lock(&vperfctr_reserve_mutex);
+	if (access > READ_ONCE(sysctl_perfctr_access)) {
+		mutex_unlock(&vperfctr_reserve_mutex);
+		return -EACCES;
+	}
+	if (access > perfctr->access_needed)
+		WRITE_ONCE(perfctr->access_needed, access);
 	if (perfctr->has_pmu) {
 		mutex_unlock(&vperfctr_reserve_mutex);
 		return 0;
@@ -325,7 +335,7 @@ int vperfctr_kunit_grant_rdpmc(struct task_struct *tsk)
 
 	if (IS_ERR(perfctr))
 		return PTR_ERR(perfctr);
-	err = vperfctr_get_pmu(perfctr);
+	err = vperfctr_get_pmu(perfctr, 0);
 	if (!err) {
 		vperfctr_grant_rdpmc(perfctr, tsk);
 		err = perfctr->rdpmc_mm && perfctr->rdpmc_mm == tsk->mm ? 0 : -ENOENT;

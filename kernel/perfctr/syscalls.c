@@ -447,7 +447,7 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	bool forbidden_on, had_pmu;
 	unsigned long flags;
 	unsigned int i;
-	int err, access_needed;
+	int err, access_needed, old_access;
 
 	tsk = vperfctr_begin(perfctr, true);
 	if (IS_ERR(tsk))
@@ -482,8 +482,9 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 		goto out;
 	}
 	had_pmu = perfctr->has_pmu;
+	old_access = perfctr->access_needed;
 	if (perfctr_cstatus_nrctrs(next->cstatus)) {
-		err = vperfctr_get_pmu(perfctr);
+		err = vperfctr_get_pmu(perfctr, access_needed);
 		if (err)
 			goto out;
 	}
@@ -492,6 +493,7 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 		if (err) {
 			if (!had_pmu)
 				vperfctr_put_pmu(perfctr);
+			WRITE_ONCE(perfctr->access_needed, old_access);
 			goto out;
 		}
 	}
@@ -534,7 +536,7 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	perfctr->forbidden_on = forbidden_on;
 	perfctr->si_signo = ctl->si_signo;
 	perfctr->flags = ctl->flags;
-	perfctr->access_needed = access_needed;
+	WRITE_ONCE(perfctr->access_needed, access_needed);
 	/*
 	 * A revocation still pending is the old control's: the new one was
 	 * validated now, and keeps the PMU it holds (vperfctr_signal_work()).

@@ -193,15 +193,21 @@ static void vperfctr_overflow(struct vperfctr *perfctr)
 static void vperfctr_mark_stopped(struct vperfctr *perfctr);
 
 /*
- * kernel.perfctr_access went below what the state's control needs: stop
- * the counters, keeping their sums (readers see them stopped, and the
- * next control is refused with EACCES), and have the owner release the
- * PMU in its own context (vperfctr_signal_work()).  Inside a resume or a
- * sample, interrupts off.
+ * kernel.perfctr_access went below what the state's control needs, or
+ * the state has programmable counters to start and no reservation (the
+ * sysctl took it while the owner did not run, and may have been raised
+ * again since): stop the counters, keeping their sums (readers see them
+ * stopped), and have the owner release the PMU in its own context
+ * (vperfctr_signal_work()).  Inside a resume or a sample, interrupts off.
  */
 bool vperfctr_revoked(const struct vperfctr *perfctr)
 {
-	return unlikely(perfctr->access_needed > READ_ONCE(sysctl_perfctr_access));
+	if (unlikely(READ_ONCE(perfctr->access_needed) > READ_ONCE(sysctl_perfctr_access)))
+		return true;
+	return unlikely(!READ_ONCE(perfctr->has_pmu) &&
+			(perfctr_cstatus_nrctrs(perfctr->state->cpu_state.cstatus) ||
+			 perfctr_cstatus_nrctrs(perfctr->suspend_cstatus) ||
+			 perfctr_cstatus_nrctrs(perfctr->iresume_cstatus)));
 }
 
 static void vperfctr_revoke(struct vperfctr *perfctr)
@@ -543,6 +549,9 @@ static void vperfctr_stop(struct vperfctr *perfctr, bool is_current)
 		vperfctr_suspend_locked(perfctr);
 	vperfctr_mark_stopped(perfctr);
 	vperfctr_discard_overflow(perfctr);
+	/* No switch-out of this state will come to zero what it leaves. */
+	if (is_current)
+		perfctr_cpu_unclaim();
 	perfctr_irq_restore(flags);
 }
 

@@ -152,6 +152,17 @@ void perfctr_cpu_rdpmc_put(struct mm_struct *mm)
 }
 
 /**
+ * perfctr_cpu_unclaim - leave no state's counts for what runs next
+ *
+ * Nothing is done here.  64-bit Book3S: problem state reads the PMCs
+ * only under its own MMCR0[PMCC], which the suspend's freeze value
+ * clears.  (The 750 and the 74xx let it read UPMC1-6 at any time.)
+ */
+void perfctr_cpu_unclaim(void)
+{
+}
+
+/**
  * perfctr_cpu_forbidden - the CPUs a control's PMU cannot serve
  * @state: a state whose control perfctr_cpu_update_control() accepted
  * @mask: set to the CPUs on which it cannot run

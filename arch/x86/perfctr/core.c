@@ -492,17 +492,49 @@ static void perfctr_x86_take_cpu(void)
 	cpumask_set_cpu(smp_processor_id(), &perfctr_x86_taken);
 }
 
+/* A state with programmable counters runs on this CPU: its counts are its own. */
+static DEFINE_PER_CPU(bool, perfctr_x86_claimed);
+
 /**
  * perfctr_cpu_suspend - stop counting and fold the period into the sums
  * @state: the running state; interrupts off
  */
 void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
 {
-	if (perfctr_cstatus_nrctrs(state->cstatus))
+	if (perfctr_cstatus_nrctrs(state->cstatus)) {
 		static_call(perfctr_x86_suspend_pmcs)(state);
+		__this_cpu_write(perfctr_x86_claimed, false);
+	}
 	perfctr_tsc_suspend(state, perfctr_read_tsc);
 }
 EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_suspend);
+
+/**
+ * perfctr_cpu_unclaim - leave no state's counts in this CPU's counters
+ *
+ * A suspend stops the counters but leaves their values, for the next
+ * resume of the same control to read on.  Whatever runs next without
+ * claiming them -- a thread of an mm that may RDPMC with no state, a
+ * suspended or overflow-stopped one, perf_events -- must not read
+ * them: zero them, as perf zeroes the counters of its own deleted
+ * events (perf_clear_dirty_counters()).  Called with interrupts off
+ * after a context switch from a thread with a state, and where a running
+ * state is detached; nothing to do while a state counts here, or when
+ * the counters hold nobody's counts.
+ */
+void perfctr_cpu_unclaim(void)
+{
+	struct perfctr_x86_cache *cache;
+
+	if (__this_cpu_read(perfctr_x86_claimed))
+		return;
+	cache = perfctr_x86_this_cache();
+	if (likely(!cache->ctrs_id) || cache->ctrs_id == ~0ULL)
+		return;
+	perfctr_x86_clear_ctrs(cache);
+	cache->ctrs_id = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(perfctr_cpu_unclaim);
 
 /**
  * perfctr_cpu_resume - start a counting period
@@ -515,6 +547,7 @@ void perfctr_cpu_resume(struct perfctr_cpu_state *state)
 		    READ_ONCE(perfctr_reserved_model))
 			perfctr_x86_take_cpu();
 		static_call(perfctr_x86_resume_pmcs)(state);
+		__this_cpu_write(perfctr_x86_claimed, true);
 	}
 	perfctr_tsc_resume(state, perfctr_read_tsc);
 }
@@ -769,9 +802,12 @@ static void perfctr_x86_give_cpu(void *info)
 
 	if (m->ops->quiesce)
 		m->ops->quiesce(m, cache);
+	/* perf's RDPMC readers find no state's counts in counters not theirs. */
+	perfctr_x86_clear_ctrs(cache);
 	memset(cache, 0xff, sizeof(*cache));
 	perfctr_x86_lvtpc_give_cpu();
 	__this_cpu_write(perfctr_x86_cpu_taken, false);
+	__this_cpu_write(perfctr_x86_claimed, false);
 }
 
 /**

@@ -931,6 +931,36 @@ static void release_stops_the_counters(struct kunit *test)
 	perfctr_cpu_release(test_service);
 }
 
+/*
+ * A suspended state's counts stay in the counters for its next resume;
+ * once the CPU goes to something that claims none (perfctr_cpu_unclaim()
+ * after the switch), they are zeroed, so no RDPMC there reads them.
+ * While a state counts, the unclaim leaves its counters alone.
+ */
+static void unclaim_zeroes_what_a_stopped_state_left(struct kunit *test)
+{
+	struct perfctr_cpu_state *st = counting_state(test, &perfctr_x86_p6, 40);
+	unsigned long flags;
+
+	sim_run(st, 10);
+	KUNIT_EXPECT_EQ(test, 10ULL, sim_hw.ctr[0]);
+	local_irq_save(flags);
+	perfctr_cpu_unclaim();
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, 0ULL, sim_hw.ctr[0]);
+	/* Counting again from zero, and the sum goes on. */
+	sim_run(st, 5);
+	KUNIT_EXPECT_EQ(test, 15ULL, st->pmc[0].sum);
+	local_irq_save(flags);
+	perfctr_cpu_resume(st);
+	sim_advance(7);
+	perfctr_cpu_unclaim();
+	KUNIT_EXPECT_EQ(test, 12ULL, sim_hw.ctr[0]);
+	perfctr_cpu_suspend(st);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, 22ULL, st->pmc[0].sum);
+}
+
 #ifdef CONFIG_PERF_GUEST_MEDIATED_PMU
 /*
  * KVM's mediated vPMU and perfctr exclude each other like perf and
@@ -1356,6 +1386,7 @@ static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(reserve_forgets_the_cached_controls),
 	KUNIT_CASE(cpu_online_forgets_the_cached_controls),
 	KUNIT_CASE(release_stops_the_counters),
+	KUNIT_CASE(unclaim_zeroes_what_a_stopped_state_left),
 #ifdef CONFIG_PERF_GUEST_MEDIATED_PMU
 	KUNIT_CASE(reserve_and_mediated_vpmu_exclude_each_other),
 #endif

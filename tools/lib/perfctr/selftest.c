@@ -14,6 +14,7 @@
  * cannot be used at all (the reason on one line).
  */
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -548,6 +549,92 @@ static void check_suspend(void)
 		       ull(a.tsc), ull(b.tsc - a.tsc), ull(c.tsc - b.tsc));
 }
 
+#ifndef _ARCH_PPC
+static __u64 rdpmc_raw(unsigned int idx)
+{
+	unsigned int lo, hi;
+
+	__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(idx));
+	return (__u64)hi << 32 | lo;
+}
+
+/*
+ * 8 (x86): what our counters counted is not readable by RDPMC from
+ * another process on this CPU once we stop running there: the other
+ * one's suspended state gives it the RDPMC permission, not our counts.
+ * Both are pinned to one CPU; the other reads right after we block.
+ */
+static void check_rdpmc_leak(void)
+{
+	unsigned long long loop = 10 * N2 * INSNS_PER_ITER;
+	unsigned int map = pmc_cc.pmc_map[0];
+	int go[2], back[2], status, cpu, e;
+	cpu_set_t old, one;
+	__u64 seen = 0, ours = 0;
+	pid_t pid;
+	char ch;
+
+	if (!have_pmc) {
+		SKIP("rdpmc-leak", "%s", pmc_skip);
+		return;
+	}
+	if (!(info.cpu_features & PERFCTR_FEATURE_RDPMC)) {
+		SKIP("rdpmc-leak", "no user-space reads (RDPMC) on this model");
+		return;
+	}
+	cpu = sched_getcpu();
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	e = cpu < 0 || sched_getaffinity(0, sizeof(old), &old) ||
+	    sched_setaffinity(0, sizeof(one), &one) || pipe(go) || pipe(back);
+	if (!e)
+		e = set_control(&pmc_cc, 0, 0);
+	if (e) {
+		RESULT(0, "rdpmc-leak", "expected a pinned, counting thread, counted an error: %s",
+		       strerror(errno));
+		return;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		struct vperfctr_control c;
+		struct vperfctr *own = vperfctr_open();
+
+		memset(&c, 0, sizeof(c));
+		c.cpu_control = pmc_cc;
+		if (!own || vperfctr_control(own, &c) || vperfctr_suspend(own))
+			_exit(1);
+		if (write(back[1], "r", 1) != 1 || read(go[0], &ch, 1) != 1)
+			_exit(2);
+		seen = rdpmc_raw(map);
+		_exit(write(back[1], &seen, sizeof(seen)) == sizeof(seen) ? 0 : 3);
+	}
+	e = pid < 0 || read(back[0], &ch, 1) != 1;
+	if (!e) {
+		insn_loop(loop / INSNS_PER_ITER);
+		ours = vperfctr_read_pmc(self, 0);
+		/* We block on the pipe; the child, woken on this CPU, reads. */
+		e = write(go[1], "g", 1) != 1 || read(back[0], &seen, sizeof(seen)) != sizeof(seen);
+	}
+	if (pid > 0 && (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+			WEXITSTATUS(status)))
+		e = 1;
+	close(go[0]);
+	close(go[1]);
+	close(back[0]);
+	close(back[1]);
+	sched_setaffinity(0, sizeof(old), &old);
+	if (e) {
+		RESULT(0, "rdpmc-leak", "expected a child that reads counter 0x%x, counted a failure",
+		       map);
+		return;
+	}
+	RESULT(seen == 0, "rdpmc-leak",
+	       "expected 0 from RDPMC 0x%x in another process on this CPU after ours (%llu instructions) stopped there, counted %llu",
+	       map, ull(ours), ull(seen));
+}
+#endif
+
 int main(int argc, char **argv)
 {
 	int e;
@@ -589,6 +676,9 @@ int main(int argc, char **argv)
 	check_overflow();
 	check_inherit();
 	check_suspend();
+#ifndef _ARCH_PPC
+	check_rdpmc_leak();
+#endif
 	vperfctr_stop(self);
 	vperfctr_unlink(self);
 	vperfctr_close(self);

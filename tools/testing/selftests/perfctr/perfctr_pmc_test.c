@@ -1741,7 +1741,11 @@ static int pmu_holder_listed(pid_t pid)
  * hardware event succeeds within a second, with the owner still stopped
  * or asleep.  /proc/perfctr_pmu lists the holder before, not after.
  * Woken, the owner finds its counters stopped and its next PMC control
- * refused.
+ * refused.  @how 2 and 3: the sysctl goes back to 3 before the stopped
+ * owner is continued (a configuration tool re-applying its settings),
+ * with root's perf event still open on the PMU -- the state stays
+ * stopped, counting nothing over a loop, whether it was running (2) or
+ * suspended by its owner, who resumes it (3).
  */
 static void revoke_idle_holder(struct __test_metadata *_metadata, int how)
 {
@@ -1763,6 +1767,7 @@ static void revoke_idle_holder(struct __test_metadata *_metadata, int how)
 	if (pid == 0) {
 		const struct vperfctr_state *s;
 		struct vperfctr_control c;
+		__u64 a, b;
 		int fd;
 
 		signal(SIGUSR1, on_usr1);
@@ -1772,21 +1777,31 @@ static void revoke_idle_holder(struct __test_metadata *_metadata, int how)
 		amode(&c, MMCR0_FCS, 1, map, NULL);
 		if (fd < 0 || vperfctr_control(fd, &c))
 			_exit(41);
+		if (how == 3 && vperfctr_suspend(fd))
+			_exit(41);
 		s = vperfctr_map(fd);
 		if (!s || write(ready[1], "r", 1) != 1)
 			_exit(42);
-		if (how == 0)
-			raise(SIGSTOP);
-		else
+		if (how == 1)
 			pause();
+		else
+			raise(SIGSTOP);
+		if (how == 3 && vperfctr_resume(fd))
+			_exit(46);
 		if (__atomic_load_n(&s->cpu_state.cstatus, __ATOMIC_ACQUIRE))
 			_exit(43);	/* still counting */
+		if (how >= 2) {
+			a = sys_pmc(fd, 0);
+			insn_loop(1000000);
+			b = sys_pmc(fd, 0);
+			_exit(a == ~0ULL || a != b ? 47 : 0);
+		}
 		if (!vperfctr_control(fd, &c) || errno != EACCES)
 			_exit(44);
 		_exit(0);
 	}
 	ASSERT_EQ(1, read(ready[0], &ch, 1));
-	if (how == 0) {
+	if (how != 1) {
 		ASSERT_EQ(pid, waitpid(pid, &status, WUNTRACED));
 		ASSERT_TRUE(WIFSTOPPED(status));
 	} else {
@@ -1802,13 +1817,17 @@ static void revoke_idle_holder(struct __test_metadata *_metadata, int how)
 			usleep(10000);
 	}
 	EXPECT_LE(0, pfd) TH_LOG("perf_event_open after 1 s: %s", strerror(errno));
+	EXPECT_EQ(0, pmu_holder_listed(pid));
+	if (how >= 2)
+		ASSERT_EQ(0, write_int(ACCESS_SYSCTL, 3));
+	ASSERT_EQ(0, kill(pid, how == 1 ? SIGUSR1 : SIGCONT));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	if (pfd >= 0)
 		close(pfd);
-	EXPECT_EQ(0, pmu_holder_listed(pid));
-	ASSERT_EQ(0, kill(pid, how == 0 ? SIGCONT : SIGUSR1));
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, pmu_holder_listed(pid));
+	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, 2));
 	ASSERT_EQ(0, write_int(PARANOID_SYSCTL, paranoid));
 }
 
@@ -1820,6 +1839,16 @@ TEST(lowered_access_takes_the_pmu_from_a_stopped_owner)
 TEST(lowered_access_takes_the_pmu_from_a_sleeping_owner)
 {
 	revoke_idle_holder(_metadata, 1);
+}
+
+TEST(revoked_state_stays_stopped_when_access_is_raised_again)
+{
+	revoke_idle_holder(_metadata, 2);
+}
+
+TEST(revoked_suspended_state_stays_stopped_when_resumed)
+{
+	revoke_idle_holder(_metadata, 3);
 }
 
 /* The holder list is root's: a user may not read it. */
