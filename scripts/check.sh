@@ -35,6 +35,8 @@ group libperfctr-host bash "$TOP/scripts/check-lib.sh"
 group deb-host bash "$TOP/scripts/check-deb.sh"
 # The Debian source package of libperfctr and perfex (debian/).
 group debsrc-host bash "$TOP/scripts/check-debsrc.sh"
+# make try's set-up: the host's packages only, apt untouched, as nobody.
+group try-setup bash "$TOP/scripts/check-try-setup.sh"
 # perfctr 2.7's own sources (Debian's papi 7.0.0), whose examples self
 # and signal the guests below run (scripts/perfctr27.sh).
 group perfctr27-fetch quiet bash "$TOP/scripts/fetch-perfctr27.sh"

@@ -4,6 +4,18 @@
 # unpack the base kernel into the cache.  Safe to run again: it only does what
 # is missing.
 #
+#
+#   setup.sh          make check's set-up: every architecture's toolchain,
+#                     QEMU and meson from bookworm-backports, libpfm4 of
+#                     three architectures, the trixie-backports suite
+#   setup.sh --try    make try's: the host architecture's build tools,
+#                     QEMU and busybox only, from the suites this machine
+#                     already has (no foreign architecture, no cross
+#                     compiler, no PAPI); the base kernel is downloaded
+#                     through an apt configuration of its own in the cache,
+#                     so apt's sources and pins stay as they are, and it
+#                     all runs as a normal user once the packages are there
+#
 # Environment:
 #   PERFCTR_CACHE  cache directory (default ~/.cache/perfctr)
 #   PERFCTR_NO_INSTALL=1  never call apt-get (fail if something is missing)
@@ -204,6 +216,58 @@ fetch_libpfm13() {
 	touch "$dir/root/.done"
 }
 
+# make try's packages: the host's own, nothing foreign.
+try_pkgs=(build-essential flex bison bc libelf-dev libssl-dev cpio kmod rsync
+	  quilt git busybox-static xz-utils python3 file libpfm4-dev)
+case $(uname -m) in
+x86_64) try_pkgs+=(qemu-system-x86) ;;
+ppc64le) try_pkgs+=(qemu-system-ppc) ;;
+esac
+
+install_try_pkgs() {
+	local missing=() p
+	for p in "${try_pkgs[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+	done
+	((${#missing[@]})) || return 0
+	if [[ -n ${PERFCTR_NO_INSTALL:-} || $(id -u) != 0 ]]; then
+		die "make try needs these packages of this machine's architecture: ${missing[*]}
+    as root: apt-get install --no-install-recommends ${missing[*]}
+    then make try again (as any user)"
+	fi
+	log "make try installs, from this machine's own apt suites (its sources and pins unchanged): ${missing[*]}"
+	apt_update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		"${missing[@]}" >/dev/null || die "cannot install: ${missing[*]}"
+}
+
+# The base kernel for make try: downloaded from trixie-backports through
+# an apt configuration in the cache (lists, archives), not the machine's.
+fetch_source_private() {
+	local dir=$CACHE/apt-base opts
+	if ! ls "$CACHE"/deb/${BASE_PKG}_*.deb >/dev/null 2>&1; then
+		mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" "$CACHE/deb"
+		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(archive_uri) trixie-backports main" \
+			> "$dir/sources.list"
+		opts=(-o Dir::Etc::SourceList="$dir/sources.list" -o Dir::Etc::SourceParts="$dir/none"
+		      -o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache"
+		      -o Dir::Etc::Preferences="$dir/none" -o Dir::Etc::PreferencesParts="$dir/none"
+		      -o APT::Sandbox::User="$(id -un)" -o Acquire::Languages=none)
+		log "the base kernel: apt-get update (trixie-backports, in $dir)"
+		apt-get "${opts[@]}" update -qq >/dev/null 2>&1 || die "apt-get update of trixie-backports' lists failed"
+		(cd "$CACHE/deb" && { apt-get "${opts[@]}" download -qq "$BASE_PKG=$BASE_PIN" >/dev/null 2>&1 ||
+			apt-get "${opts[@]}" download -qq "$BASE_PKG" >/dev/null 2>&1; }) ||
+			die "cannot download $BASE_PKG from trixie-backports"
+	fi
+	fetch_source
+}
+
+if [[ ${1:-} == --try ]]; then
+	install_try_pkgs
+	fetch_source_private
+	exit 0
+fi
+[[ $# -eq 0 ]] || die "usage: setup.sh [--try]"
 install_pkgs
 install_foreign_libpfm
 fetch_libpfm13

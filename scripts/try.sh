@@ -60,7 +60,11 @@ if [[ $arch == x86_64 && -x $CACHE/qemu/bin/qemu-system-x86_64 ]]; then
 fi
 src=$CACHE/src out=$CACHE/build/$arch hdr=$CACHE/build/$arch/hdr
 if [[ -z ${TRY_NO_BUILD:-} ]]; then
-	make -C "$TOP" apply
+	# Only what this host's try needs (setup.sh --try), then the series.
+	bash "$TOP/scripts/setup.sh" --try
+	python3 "$TOP/scripts/mkpatches.py" --check >/dev/null ||
+		die "patches/ is not what the tree folders make: run make patches"
+	bash "$TOP/scripts/apply.sh"
 	bash "$TOP/scripts/build-kernel.sh" "$arch"
 fi
 [[ -f $out/$image ]] || die "no $arch kernel in $out: run make try without TRY_NO_BUILD"
