@@ -23,6 +23,9 @@ group series-checkpatch bash "$TOP/scripts/style.sh" --results
 # x86_64 and ppc64, the architectures without a driver, the uapi headers.
 group bisect bash "$TOP/scripts/check-bisect.sh"
 group other-arches bash "$TOP/scripts/check-arches.sh"
+# Configurations no test kernel has: i386 UP with and without a local
+# APIC, ppc32 UP, each linked.
+group configs bash "$TOP/scripts/check-configs.sh"
 group uapi-headers bash "$TOP/scripts/check-uapi.sh"
 # The documentation as the kernel builds it (kernel-doc, Sphinx).
 group docs bash "$TOP/scripts/check-docs.sh"
