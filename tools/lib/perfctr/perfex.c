@@ -59,12 +59,14 @@ static void usage(FILE *f)
 		"                            generic names (cycles, instructions...), a\n"
 		"                            libpfm4 name or raw; :u user (default), :k kernel,\n"
 		"                            :uk both\n"
-		"  -i, --info                print perfctr_info, the PMU's state and the CPUs\n"
+		"  -i, --info                print perfctr_info, the PMU's state, whether this\n"
+		"                            user may program the PMCs (and why not), the CPUs\n"
 		"  --no-inherit              count the command's own thread only, not its\n"
 		"                            children and threads (counted by default)\n"
 		"  --inherit                 the default; accepted for compatibility\n"
 		"  -I MSECS                  perf stat's interval printing: refused (perfex\n"
 		"                            reads the counters once, when the command exits)\n"
+		"  -a, -C, -p, -t, -r        perf stat's: refused, each saying what to use\n"
 		"  -l, --list                list the events of this CPU\n"
 		"  --marker                  print the regions of the command's marker API\n"
 		"                            (perfctr_marker(3), likwid's macros) after the counts\n"
@@ -232,6 +234,44 @@ static int recv_state(int sock, int *fd, char *what, size_t whatlen)
 	return -payload.err;
 }
 
+/*
+ * May this user program the PMCs here?  Asked of the kernel: a control
+ * counting perfex's "instructions" on a state of perfex's own, unlinked
+ * at once.  The answer is perfctr_strerror()'s: the sysctl, the
+ * capability, perf_event_paranoid, or the PMU held by someone else.
+ */
+static void print_pmc_permission(const struct perfctr_info *info)
+{
+	const char *inst = "instructions";
+	struct vperfctr_control control;
+	struct perfex_events ev;
+	char err[256];
+	unsigned int i;
+	int fd, e = 0;
+
+	if (!perfctr_info_nrctrs(info))
+		return;
+	memset(&control, 0, sizeof(control));
+	memset(&ev, 0, sizeof(ev));
+	if (perfex_add_events(info, &control.cpu_control, &ev, &inst, 1, err, sizeof(err))) {
+		printf("PMCs for this user: not asked (%s)\n", err);
+		return;
+	}
+	for (i = 0; i < ev.n; i++)
+		free(ev.name[i]);
+	fd = perfctr_sys_vopen(0, VPERFCTR_OPEN_CREAT);
+	if (fd < 0 || perfctr_sys_vcontrol(fd, &control))
+		e = errno;
+	if (fd >= 0) {
+		perfctr_sys_vunlink(fd);
+		close(fd);
+	}
+	if (!e)
+		printf("PMCs for this user: yes (a control counting instructions was accepted)\n");
+	else
+		printf("PMCs for this user: no: %s\n", perfctr_strerror(e, info));
+}
+
 static void print_info(const struct perfctr_info *info)
 {
 	struct perfctr_cpus_info *ci;
@@ -250,6 +290,7 @@ static void print_info(const struct perfctr_info *info)
 		printf("PMU: busy (held by perf_events, the NMI watchdog or a KVM guest)\n");
 	else
 		printf("PMU: free\n");
+	print_pmc_permission(info);
 	ci = perfctr_cpus_info(-1);
 	if (ci) {
 		perfctr_cpus_info_print(ci);
@@ -427,8 +468,25 @@ int main(int argc, char **argv)
 	memset(&control, 0, sizeof(control));
 	control.cpu_control.tsc_on = 1;
 	counts.inherit = 1;
-	while ((opt = getopt_long(argc, argv, "+e:iI:lo:jx:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+e:iI:lo:jx:har:C:p:t:", opts, NULL)) != -1) {
 		switch (opt) {
+		case 'a':
+		case 'C':
+			fprintf(stderr,
+				"%s: -%c: perfex counts a command's threads, not CPUs: for system-wide or per-CPU counts use perf stat -%c\n",
+				prog, opt, opt);
+			return 125;
+		case 'p':
+		case 't':
+			fprintf(stderr,
+				"%s: -%c %s: perfex counts a command it starts: a running thread's counters are set up in that thread (vperfctr_open(), the markers) or by its tracer; to attach, use perf stat -%c\n",
+				prog, opt, optarg, opt);
+			return 125;
+		case 'r':
+			fprintf(stderr,
+				"%s: -r %s: perfex runs the command once: repeat it in a shell loop (for i in $(seq %s); do perfex ...; done), or use perf stat -r for the spread\n",
+				prog, optarg, optarg);
+			return 125;
 		case 'e':
 			specs[nspecs++] = optarg;
 			break;
@@ -506,6 +564,9 @@ int main(int argc, char **argv)
 	if (perfex_add_events(&info, &control.cpu_control, &ev, specs, nspecs, errbuf,
 			      sizeof(errbuf)))
 		die("%s", errbuf);
+	if (info_opt && optind < argc)
+		fprintf(stderr, "%s: -i with a command: the information first, then the command is counted\n",
+			prog);
 	if (info_opt)
 		print_info(&info);
 	if (list)

@@ -778,6 +778,24 @@ static void test_perfex(const char *perfex, const char *self)
 		CHECK(nrctrs ? strstr(buf, "PMU: busy (held by") || strstr(buf, "PMU: free\n") :
 		      !!strstr(buf, "PMU: none"), "perfex -i says whether the PMU is free",
 		      "%.400s", buf);
+		/*
+		 * Root here: may program the PMCs while the PMU is free, not while
+		 * it is busy (or there is no generic instructions event to ask with).
+		 */
+		CHECK(!nrctrs ? !strstr(buf, "PMCs for this user") :
+		      geteuid() ? !!strstr(buf, "PMCs for this user: ") :
+		      (strstr(buf, "PMU: free\n") && strstr(buf, "PMCs for this user: yes (")) ||
+		      (strstr(buf, "PMU: busy") && strstr(buf, "PMCs for this user: no: ")) ||
+		      strstr(buf, "PMCs for this user: not asked ("),
+		      "perfex -i says whether this user may program the PMCs", "%.600s", buf);
+	}
+	{
+		char *const argv[] = { (char *)perfex, "-i", (char *)self, "--spin", "1", NULL };
+
+		rc = run(argv, tmp, buf, sizeof(buf));
+		CHECK(rc == 0 && strstr(buf, "perfex: -i with a command: ") &&
+		      strstr(buf, "abi_version") && strstr(buf, "tsc"),
+		      "perfex -i with a command says so, then counts it", "rc %d: %.300s", rc, buf);
 	}
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
 		char *const argv[] = { (char *)perfex, (char *)self, "--spin", "1", NULL };
