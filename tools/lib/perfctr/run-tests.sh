@@ -133,6 +133,14 @@ done
 result $st "make install"
 readelf -d "$dest/opt/perfctr/lib/libperfctr.so.3" 2>/dev/null | grep -q 'SONAME.*libperfctr.so.3'
 result $? "soname libperfctr.so.3"
+# pthread_once/mutex/atfork: before glibc 2.34 they live in libpthread,
+# which the library must name itself (glibc 2.34 and later have them in
+# libc, and drop the NEEDED entry: the link line is what can be seen).
+make -s -B -n -C "$src" OUTPUT="$out/gcc/" "$out/gcc/libperfctr.so.3.0.0" 2>/dev/null |
+	grep -q -- '-shared .*-lpthread' &&
+	PKG_CONFIG_PATH=$dest/opt/perfctr/lib/pkgconfig pkg-config --static --libs libperfctr 2>/dev/null |
+	grep -q -- '-lpthread'
+result $? "libperfctr.so is linked with -lpthread; pkg-config --static adds it"
 
 # Every name of libperfctr(3)'s NAME section has a page (a .so link).
 st=0
