@@ -565,7 +565,8 @@ int main(int argc, char **argv)
 			      sizeof(errbuf)))
 		die("%s", errbuf);
 	if (info_opt && optind < argc)
-		fprintf(stderr, "%s: -i with a command: the information first, then the command is counted\n",
+		fprintf(stderr,
+			"%s: -i with a command: the information first, then the command is counted\n",
 			prog);
 	if (info_opt)
 		print_info(&info);

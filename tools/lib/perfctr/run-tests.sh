@@ -138,8 +138,8 @@ result $? "soname libperfctr.so.3"
 # libc, and drop the NEEDED entry: the link line is what can be seen).
 make -s -B -n -C "$src" OUTPUT="$out/gcc/" "$out/gcc/libperfctr.so.3.0.0" 2>/dev/null |
 	grep -q -- '-shared .*-lpthread' &&
-	PKG_CONFIG_PATH=$dest/opt/perfctr/lib/pkgconfig pkg-config --static --libs libperfctr 2>/dev/null |
-	grep -q -- '-lpthread'
+	PKG_CONFIG_PATH=$dest/opt/perfctr/lib/pkgconfig \
+		pkg-config --static --libs libperfctr 2>/dev/null | grep -q -- '-lpthread'
 result $? "libperfctr.so is linked with -lpthread; pkg-config --static adds it"
 
 # Every name of libperfctr(3)'s NAME section has a page (a .so link).

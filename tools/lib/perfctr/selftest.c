@@ -625,8 +625,8 @@ static void check_rdpmc_leak(void)
 	close(back[1]);
 	sched_setaffinity(0, sizeof(old), &old);
 	if (e) {
-		RESULT(0, "rdpmc-leak", "expected a child that reads counter 0x%x, counted a failure",
-		       map);
+		RESULT(0, "rdpmc-leak",
+		       "expected a child that reads counter 0x%x, counted a failure", map);
 		return;
 	}
 	RESULT(seen == 0, "rdpmc-leak",
