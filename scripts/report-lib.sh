@@ -26,8 +26,7 @@
 # ppc64 (pseries and powernv): QEMU counts instructions exactly there, so
 # perfctr-selftest's instructions check must pass (and perfctr 2.7's
 # self and signal must count: run-tests.sh, p27_report).  x86 under TCG
-# has no PMU that counts: its entries belong here once a machine that
-# counts is in the lists.
+# counts on the PMU tools/qemu emulates, on the models listed below.
 MUST_RUN_DEFAULT='
 ppc64/* selftest instructions
 '
@@ -35,6 +34,20 @@ ppc64/* selftest instructions
 for _m in x86_64/max x86_64/Skylake-Client x86_64/EPYC x86_64-rt/max i386/pentium3 i386/athlon; do
 	for _c in instructions cycles overflow inherit-pmc rdpmc-leak; do
 		MUST_RUN_DEFAULT+="$_m selftest $_c"$'\n'
+	done
+done
+# perfctr_pmc_test's cases where counters count: exact counts, the
+# overflow interrupt, inheritance, revocation, another user's counts,
+# forbidden CPUs (a sample of each part; a skip of one is a failure).
+for _m in 'ppc64/*' x86_64/max x86_64/Skylake-Client x86_64/EPYC x86_64-rt/max i386/pentium3 \
+	  i386/athlon; do
+	for _c in global.pmc_loop_instruction_count_is_exact \
+		  global.pmc_next_users_state_sees_none_of_the_last_ones_counts \
+		  global.imode_overflow_signals_once_then_iresume_continues \
+		  global.inherit_pmc_children_sums_are_exact \
+		  global.revoked_state_stays_stopped_when_access_is_raised_again \
+		  forbidden.resume_on_a_forbidden_cpu_stops_the_counters_and_sends_sigill; do
+		MUST_RUN_DEFAULT+="$_m kselftest $_c"$'\n'
 	done
 done
 unset _m _c

@@ -1,20 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perfctr selftests of the programmable counters, where they really
- * count: 64-bit Book3S (QEMU's pseries POWER8/9/10 count instructions in
- * PMC5 and PMC1-4 event 0x02, cycles in PMC6, and raise the performance
- * monitor interrupt).  Instruction counts are deterministic, so the
- * virtualisation is checked to the instruction: a loop of n "bdnz" counts
- * n plus a small constant, whatever else runs on the CPU.
+ * count.  Instruction counts are deterministic, so the virtualisation is
+ * checked to the instruction: a loop of n branches counts n plus a small
+ * constant, whatever else runs on the CPU.
  *
- * QEMU 10 ignores MMCR0's privilege freeze conditions (FCS, FCP): its
- * counts include the kernel's instructions (interrupts, system calls),
- * so exact counts are taken as the minimum of a few tries, tolerances
- * allow for the kernel's share, and the freeze conditions are checked
- * in MMCR0 itself, which problem state can read.
+ * 64-bit Book3S: QEMU's pseries POWER8/9/10 count instructions in PMC5
+ * and PMC1-4 event 0x02, cycles in PMC6, and raise the performance
+ * monitor interrupt.  QEMU 10 ignores MMCR0's privilege freeze
+ * conditions (FCS, FCP): its counts include the kernel's instructions
+ * (interrupts, system calls), so exact counts are taken as the minimum
+ * of a few tries, tolerances allow for the kernel's share, and the
+ * freeze conditions are checked in MMCR0 itself, which problem state
+ * can read.
  *
- * Elsewhere (x86 under QEMU TCG has no PMU) there is nothing to count:
- * the program says so and exits; it is not run there.
+ * x86: the PMU tools/qemu adds to QEMU's TCG (Intel architectural
+ * perfmon, the P6's two counters, AMD's K7 counters) counts instructions
+ * retired per privilege level, exactly, and cycles as one an
+ * instruction; every other event counts nothing.  The same tests run
+ * there on general counters 0 and 1, user mode only, so the kernel's
+ * share is none; the tolerances written for POWER still hold.
+ *
+ * Elsewhere there is nothing to count: the program says so and exits.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -41,6 +48,22 @@
 #include "sysctl_util.h"
 #include "inherit_util.h"
 
+#if defined(_ARCH_PPC64) || defined(__x86_64__) || defined(__i386__)
+
+/*
+ * What each architecture provides to the tests:
+ *   PMC_INST   a counter of user instructions, alone in a control or not;
+ *   PMC_CYC    a counter of cycles, beside PMC_INST;
+ *   PMC_SEL    a counter taking any event select, beside PMC_INST;
+ *   PMC_GP     a counter taking any event select, alone in a control;
+ *   EV_INST    the event select of instructions on PMC_SEL and PMC_GP;
+ *   EV_NONE    one of no event: it counts nothing at all;
+ *   USER_ONLY  amode()'s flag for user mode only (0: kernel mode too);
+ *   IRESET(p)  an i-mode counter's start value for a period of p;
+ *   PMI_ROW    the row of /proc/interrupts perfctr's interrupts count in;
+ *   NR_UPMCS   how many counters read_upmcs() reads;
+ *   insn_loop(n), set_counter(), read_upmcs().
+ */
 #ifdef _ARCH_PPC64
 
 /* MMCR0 freeze conditions a control may set. */
@@ -55,14 +78,22 @@
 #define EV_INST_CMPL	0x02	/* PMC1-4: completed instructions */
 #define EV_NONE		0x00	/* PMC1-4: no event (QEMU counts nothing) */
 
+#define PMC_INST	PMC5
+#define PMC_CYC		PMC6
+#define PMC_SEL		PMC1
+#define PMC_GP		PMC1
+#define EV_INST		EV_INST_CMPL
+#define USER_ONLY	MMCR0_FCS
+#define IRESET(p)	(0x80000000U - (p))	/* overflows at bit 31 */
+#define PMI_ROW		"PMI:"
+/* PMC1-5 count instructions or nothing; PMC6's cycles follow QEMU's clock. */
+#define NR_UPMCS	5
+
 /* Exactly n + 1 instructions: mtctr, then n bdnz (n >= 1). */
 static void insn_loop(unsigned long n)
 {
 	__asm__ __volatile__("mtctr %0\n1:\tbdnz 1b" : : "r"(n) : "ctr");
 }
-
-/* Instructions between two fast reads that are not the loop's. */
-#define READ_OVERHEAD_MAX	64
 
 /* MMCR0 as problem state sees it (UMMCR0), while this thread counts. */
 static unsigned long read_mmcr0(void)
@@ -73,14 +104,6 @@ static unsigned long read_mmcr0(void)
 	return v;
 }
 
-static int have_pmcs(void)
-{
-	struct perfctr_info info;
-
-	return !perfctr_info(&info, NULL, NULL) &&
-	       (info.cpu_features & PERFCTR_FEATURE_RDPMC) && info.cpu_type != 0;
-}
-
 /* POWER9 and later (ISA 3.0): two combine bits a PMC in MMCR1. */
 static int have_isa300(void)
 {
@@ -89,13 +112,136 @@ static int have_isa300(void)
 	return !perfctr_info(&info, NULL, NULL) && info.cpu_type != PERFCTR_PPC64_POWER8;
 }
 
-static int gettid_(void)
+/* Counter @i of @cc on @pmc, event select @sel, MMCR0 @flags. */
+static void set_counter(struct perfctr_cpu_control *cc, int i, unsigned int pmc,
+			unsigned int sel, unsigned int flags, int imode)
 {
-	return syscall(SYS_gettid);
+	(void)imode;		/* PMAE is the driver's */
+	cc->pmc_map[i] = pmc;
+	cc->evntsel[i] = sel;
+	cc->ppc.mmcr0 = flags;
+}
+
+/* UPMC1-6 as problem state reads them (SPRs 771-776). */
+static void read_upmcs(unsigned long v[6])
+{
+	__asm__ __volatile__("mfspr %0, 771" : "=r"(v[0]));
+	__asm__ __volatile__("mfspr %0, 772" : "=r"(v[1]));
+	__asm__ __volatile__("mfspr %0, 773" : "=r"(v[2]));
+	__asm__ __volatile__("mfspr %0, 774" : "=r"(v[3]));
+	__asm__ __volatile__("mfspr %0, 775" : "=r"(v[4]));
+	__asm__ __volatile__("mfspr %0, 776" : "=r"(v[5]));
+}
+
+#else /* x86 */
+
+/*
+ * General counters 0 and 1 (RDPMC indexes): the P6 has no more, and
+ * counts in counter 1 only with EVNTSEL0's enable bit set, so counter 0
+ * is in every control and counter 1 is never alone.
+ */
+#define PMC_INST	0
+#define PMC_CYC		1
+#define PMC_SEL		1
+#define PMC_GP		0
+#define EV_INST		0xc0	/* instructions retired (Intel, P6, AMD) */
+#define EV_NONE		0x2e	/* a cache event: the emulated PMU counts none */
+#define USER_ONLY	1
+#define IRESET(p)	(-(int)(p))	/* counting up, overflows past zero */
+#define PMI_ROW		"PCT:"
+#define NR_UPMCS	2
+
+#define EVNTSEL_USR	0x00010000U
+#define EVNTSEL_OS	0x00020000U
+#define EVNTSEL_INT	0x00100000U
+#define EVNTSEL_EN	0x00400000U
+
+/* Exactly n + 1 instructions: the move to (E|R)CX, then n LOOP (n >= 1). */
+static void insn_loop(unsigned long n)
+{
+	__asm__ __volatile__("1:\tloop 1b" : "+c"(n));
+}
+
+/* The cycles event of this CPU's vendor; whether it is a P6 (one enable bit). */
+static unsigned int x86_cycles_event(int *p6)
+{
+	struct perfctr_info info;
+
+	*p6 = 0;
+	if (perfctr_info(&info, NULL, NULL))
+		return 0;
+	switch (info.cpu_type) {
+	case PERFCTR_X86_INTEL_P6:
+	case PERFCTR_X86_INTEL_PII:
+	case PERFCTR_X86_INTEL_PIII:
+	case PERFCTR_X86_INTEL_PENTM:
+		*p6 = 1;
+		return 0x79;		/* CPU_CLK_UNHALTED */
+	case PERFCTR_X86_AMD_K7:
+	case PERFCTR_X86_AMD_K8:
+	case PERFCTR_X86_AMD_K8C:
+	case PERFCTR_X86_AMD_FAM10H:
+	case PERFCTR_X86_AMD_FAM15H:
+		return 0x76;		/* CPU clocks not halted */
+	default:
+		return 0x3c;		/* UnHalted Core Cycles */
+	}
+}
+
+/*
+ * Counter @i of @cc on general counter @pmc, event select @sel (0: the
+ * counter's own, instructions on PMC_INST, cycles on PMC_CYC), user mode
+ * only if @flags has USER_ONLY, with the interrupt if @imode.
+ */
+static void set_counter(struct perfctr_cpu_control *cc, int i, unsigned int pmc,
+			unsigned int sel, unsigned int flags, int imode)
+{
+	int p6;
+	unsigned int cycles = x86_cycles_event(&p6);
+
+	if (!sel)
+		sel = pmc == PMC_INST ? EV_INST : cycles;
+	sel |= EVNTSEL_USR;
+	if (!(flags & USER_ONLY))
+		sel |= EVNTSEL_OS;
+	if (imode)
+		sel |= EVNTSEL_INT;
+	if (!p6 || pmc == 0)
+		sel |= EVNTSEL_EN;
+	cc->pmc_map[i] = pmc;
+	cc->evntsel[i] = sel;
+}
+
+static unsigned long read_pmc(unsigned int i)
+{
+	unsigned int lo, hi;
+
+	__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(i));
+	return lo | (unsigned long)hi << 16 << 16;
+}
+
+/* General counters 0 and 1 as user space reads them (RDPMC). */
+static void read_upmcs(unsigned long v[6])
+{
+	v[0] = read_pmc(0);
+	v[1] = read_pmc(1);
+}
+
+#endif
+
+/* Instructions between two fast reads that are not the loop's. */
+#define READ_OVERHEAD_MAX	64
+
+static int have_pmcs(void)
+{
+	struct perfctr_info info;
+
+	return !perfctr_info(&info, NULL, NULL) &&
+	       (info.cpu_features & PERFCTR_FEATURE_RDPMC) && info.cpu_type != 0;
 }
 
 /* A control counting with nractrs a-mode counters on the given PMCs. */
-static void amode(struct vperfctr_control *c, unsigned int mmcr0, int n,
+static void amode(struct vperfctr_control *c, unsigned int flags, int n,
 		  const unsigned int *map, const unsigned int *sel)
 {
 	int i;
@@ -103,11 +249,8 @@ static void amode(struct vperfctr_control *c, unsigned int mmcr0, int n,
 	memset(c, 0, sizeof(*c));
 	c->cpu_control.tsc_on = 1;
 	c->cpu_control.nractrs = n;
-	for (i = 0; i < n; i++) {
-		c->cpu_control.pmc_map[i] = map[i];
-		c->cpu_control.evntsel[i] = sel ? sel[i] : 0;
-	}
-	c->cpu_control.ppc.mmcr0 = mmcr0;
+	for (i = 0; i < n; i++)
+		set_counter(&c->cpu_control, i, map[i], sel ? sel[i] : 0, flags, 0);
 }
 
 /* Open a state for the calling thread counting user events in @pmc. */
@@ -118,7 +261,7 @@ static int open_pmc(const struct vperfctr_state **s, unsigned int pmc, unsigned 
 
 	if (fd < 0)
 		return -1;
-	amode(&c, MMCR0_FCS, 1, &pmc, &sel);
+	amode(&c, USER_ONLY, 1, &pmc, &sel);
 	*s = vperfctr_control(fd, &c) ? NULL : vperfctr_map(fd);
 	if (!*s) {
 		vperfctr_unlink(fd);
@@ -128,10 +271,10 @@ static int open_pmc(const struct vperfctr_state **s, unsigned int pmc, unsigned 
 	return fd;
 }
 
-/* The same, user instructions in PMC5. */
+/* The same, user instructions in PMC_INST. */
 static int open_inst(const struct vperfctr_state **s)
 {
-	return open_pmc(s, PMC5, 0);
+	return open_pmc(s, PMC_INST, 0);
 }
 
 static void close_state(int fd, const struct vperfctr_state *s)
@@ -215,7 +358,7 @@ TEST(pmc_loop_instruction_count_is_exact)
 	for (k = 1; k < ARRAY_SIZE(sizes); k++) {
 		TH_LOG("loop %lu: %llu instructions (loop %lu: %llu)", sizes[k],
 		       (unsigned long long)d[k], sizes[0], (unsigned long long)d[0]);
-		/* The extra bdnz, to the instruction. */
+		/* The extra branches of the loop, to the instruction. */
 		EXPECT_EQ(d[0] + sizes[k] - sizes[0], d[k]);
 	}
 	/* Long enough to be interrupted: the kernel's share stays small. */
@@ -227,7 +370,7 @@ TEST(pmc_loop_instruction_count_is_exact)
 
 TEST(pmc1_event_selector_counts_like_pmc5)
 {
-	static const unsigned int map[] = { PMC1, PMC5 }, sel[] = { EV_INST_CMPL, 0 };
+	static const unsigned int map[] = { PMC_SEL, PMC_INST }, sel[] = { EV_INST, 0 };
 	struct vperfctr_control c;
 	const struct vperfctr_state *s;
 	__u64 a0, a1, b0, b1;
@@ -237,7 +380,7 @@ TEST(pmc1_event_selector_counts_like_pmc5)
 	if (!have_pmcs())
 		SKIP(return, "no PMC model on this CPU");
 	ASSERT_LE(0, fd);
-	amode(&c, MMCR0_FCS, 2, map, sel);
+	amode(&c, USER_ONLY, 2, map, sel);
 	ASSERT_EQ(0, vperfctr_control(fd, &c));
 	s = vperfctr_map(fd);
 	ASSERT_NE(NULL, s);
@@ -265,7 +408,8 @@ TEST(pmc1_event_selector_counts_like_pmc5)
 
 TEST(pmc6_counts_cycles)
 {
-	static const unsigned int map[] = { PMC6 };
+	/* Beside instructions: the P6's counter 1 counts only with counter 0 on. */
+	static const unsigned int map[] = { PMC_INST, PMC_CYC };
 	struct vperfctr_control c;
 	const struct vperfctr_state *s;
 	__u64 small = ~0ULL, big = ~0ULL, d;
@@ -274,15 +418,18 @@ TEST(pmc6_counts_cycles)
 	if (!have_pmcs())
 		SKIP(return, "no PMC model on this CPU");
 	ASSERT_LE(0, fd);
-	amode(&c, MMCR0_FCS, 1, map, NULL);
+	amode(&c, USER_ONLY, 2, map, NULL);
 	ASSERT_EQ(0, vperfctr_control(fd, &c));
 	s = vperfctr_map(fd);
 	ASSERT_NE(NULL, s);
-	/* QEMU's cycles are its virtual clock's nanoseconds: take the least of 5. */
+	/*
+	 * QEMU's POWER cycles are its virtual clock's nanoseconds: take the
+	 * least of 5.  Its x86 cycles are one an instruction.
+	 */
 	for (k = 0; k < 5; k++) {
-		d = count_loop(s, 0, 100000);
+		d = count_loop(s, 1, 100000);
 		small = d < small ? d : small;
-		d = count_loop(s, 0, 1000000);
+		d = count_loop(s, 1, 1000000);
 		big = d < big ? d : big;
 	}
 	TH_LOG("cycles: %llu for 100k, %llu for 1M", (unsigned long long)small,
@@ -292,28 +439,7 @@ TEST(pmc6_counts_cycles)
 	close_state(fd, s);
 }
 
-/* getppid() n times, counted with the given freeze conditions. */
-static __u64 syscalls_counted(unsigned int mmcr0, int n)
-{
-	static const unsigned int map[] = { PMC5 };
-	struct vperfctr_control c;
-	__u64 before, after;
-	int fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT), i;
-
-	if (fd < 0)
-		return 0;
-	amode(&c, mmcr0, 1, map, NULL);
-	if (vperfctr_control(fd, &c))
-		return 0;
-	before = sys_pmc(fd, 0);
-	for (i = 0; i < n; i++)
-		getppid();
-	after = sys_pmc(fd, 0);
-	vperfctr_unlink(fd);
-	close(fd);
-	return after - before;
-}
-
+#ifdef _ARCH_PPC64
 /*
  * MMCR0 as problem state sees it while this thread counts: QEMU (like
  * the ISA for PMCC = 00) shows it FC, PMAE and PMAO only, so the freeze
@@ -348,6 +474,8 @@ TEST(pmc_mmcr0_seen_from_user_space)
 	EXPECT_EQ(MMCR0_PMAE, imode & (0x80000000UL | MMCR0_PMAE)); /* alert armed */
 	EXPECT_EQ(0x80000000UL, stopped & 0x80000000UL);	/* frozen */
 }
+
+#endif /* _ARCH_PPC64 */
 
 TEST(pmc_fast_read_agrees_with_syscall)
 {
@@ -441,7 +569,7 @@ TEST(pmc_blocked_thread_does_not_count_the_other)
 
 struct worker {
 	unsigned long loops, rounds;
-	int pmc1;		/* 0: instructions in PMC5; 1: PMC1, PMCnSEL @sel */
+	int gp;			/* 0: instructions in PMC_INST; 1: PMC_GP, event @sel */
 	unsigned int sel;
 	__u64 counted;
 	long nvcsw;
@@ -457,7 +585,7 @@ static void *work(void *arg)
 	__u64 a, b;
 	int fd;
 
-	fd = pin_to_cpu(0) ? -1 : w->pmc1 ? open_pmc(&s, PMC1, w->sel) : open_inst(&s);
+	fd = pin_to_cpu(0) ? -1 : w->gp ? open_pmc(&s, PMC_GP, w->sel) : open_inst(&s);
 	if (fd < 0) {
 		w->err = errno ?: -1;
 		return NULL;
@@ -483,11 +611,11 @@ static void *work(void *arg)
  * three times; a leak shows in every run.
  */
 static int two_threads_once(struct __test_metadata *_metadata, int last,
-			    int pmc1, unsigned int sel0, unsigned int sel1)
+			    int gp, unsigned int sel0, unsigned int sel1)
 {
 	struct worker w[2] = {
-		{ .loops = 100000, .rounds = 50, .pmc1 = pmc1, .sel = sel0 },
-		{ .loops = 300000, .rounds = 50, .pmc1 = pmc1, .sel = sel1 },
+		{ .loops = 100000, .rounds = 50, .gp = gp, .sel = sel0 },
+		{ .loops = 300000, .rounds = 50, .gp = gp, .sel = sel1 },
 	};
 	pthread_t t[2];
 	int i, ok = 1;
@@ -503,9 +631,9 @@ static int two_threads_once(struct __test_metadata *_metadata, int last,
 
 		TH_LOG("thread %d: %llu %s for %llu loop iterations, %ld switches",
 		       i, (unsigned long long)w[i].counted,
-		       w[i].pmc1 && w[i].sel == EV_NONE ? "events of none" : "instructions",
+		       w[i].gp && w[i].sel == EV_NONE ? "events of none" : "instructions",
 		       (unsigned long long)expect, w[i].nvcsw);
-		if (w[i].pmc1 && w[i].sel == EV_NONE) {
+		if (w[i].gp && w[i].sel == EV_NONE) {
 			expect = 0;
 			bound = 0;
 		}
@@ -522,31 +650,20 @@ static int two_threads_once(struct __test_metadata *_metadata, int last,
 	return ok;
 }
 
-/* UPMC1-6 as problem state reads them (SPRs 771-776). */
-static void read_upmcs(unsigned long v[6])
-{
-	__asm__ __volatile__("mfspr %0, 771" : "=r"(v[0]));
-	__asm__ __volatile__("mfspr %0, 772" : "=r"(v[1]));
-	__asm__ __volatile__("mfspr %0, 773" : "=r"(v[2]));
-	__asm__ __volatile__("mfspr %0, 774" : "=r"(v[3]));
-	__asm__ __volatile__("mfspr %0, 775" : "=r"(v[4]));
-	__asm__ __volatile__("mfspr %0, 776" : "=r"(v[5]));
-}
-
 /* Below this, a count is the switch's and the kernel's, not the loop's. */
 #define FOREIGN_MIN	1000000UL
 
-/* As user @uid, on CPU 0: a state counting PMC1 and PMC5 (instructions). */
+/* As user @uid, on CPU 0: a state counting instructions in PMC_SEL and PMC_INST. */
 static int user_state_on_cpu0(uid_t uid, const struct vperfctr_state **s)
 {
-	static const unsigned int map[] = { PMC1, PMC5 }, sel[] = { EV_INST_CMPL, 0 };
+	static const unsigned int map[] = { PMC_SEL, PMC_INST }, sel[] = { EV_INST, 0 };
 	struct vperfctr_control c;
 	int fd;
 
 	if (pin_to_cpu(0) || setgid(uid) || setuid(uid))
 		return -1;
 	fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
-	amode(&c, MMCR0_FCS, 2, map, sel);
+	amode(&c, USER_ONLY, 2, map, sel);
 	if (fd < 0 || vperfctr_control(fd, &c))
 		return -1;
 	*s = vperfctr_map(fd);
@@ -556,7 +673,7 @@ static int user_state_on_cpu0(uid_t uid, const struct vperfctr_state **s)
 /*
  * One user's counts never reach another's state on the same CPU.  Two
  * users (kernel.perfctr_access 3), on CPU 0, with controls of the same
- * events (PMC1 and PMC5, instructions: the MMCR1 the CPU keeps loaded):
+ * events (instructions in PMC_SEL and PMC_INST: the MMCR1 a POWER keeps loaded):
  * B waits in read() while A counts five million instructions and exits;
  * B's state, switched in next, must start from zero -- in its page's
  * start and in every PMC B can read -- not from A's final counts.
@@ -591,11 +708,7 @@ TEST(pmc_next_users_state_sees_none_of_the_last_ones_counts)
 		start1 = s->cpu_state.pmc[1].start;
 		if (start0 >= FOREIGN_MIN || start1 >= FOREIGN_MIN)
 			_exit(50);
-		/*
-		 * PMC1-5 count instructions or nothing; PMC6's cycles follow
-		 * QEMU's clock, which a loaded host stretches: not compared.
-		 */
-		for (i = 0; i < 5; i++)
+		for (i = 0; i < NR_UPMCS; i++)
 			if (v[i] >= FOREIGN_MIN)
 				_exit(51 + i);
 		_exit(0);
@@ -621,7 +734,7 @@ TEST(pmc_next_users_state_sees_none_of_the_last_ones_counts)
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	ASSERT_EQ(b, waitpid(b, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status));
-	/* 50: B's start held A's count; 51-55: UPMC1-5 did. */
+	/* 50: B's start held A's count; 51-55: read_upmcs()'s counter 0-4 did. */
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	ASSERT_EQ(0, sysctls_restore(old, paranoid));
 }
@@ -640,10 +753,11 @@ TEST(pmc_two_threads_on_one_cpu_count_their_own)
 
 /*
  * The same with different events in one PMC: one thread counts
- * instructions in PMC1, the other no event at all there (PMCnSEL 0:
- * exactly none), so every switch between them must load MMCR1 anew
- * (ppc64's control cache, and the PMCnSEL word each control keeps).  A
- * switch that kept the other's PMCnSEL would count instructions for the
+ * instructions in PMC_GP, the other no event at all there (EV_NONE:
+ * exactly none), so every switch between them must load the event
+ * select anew (ppc64's MMCR1 and its control cache, the PMCnSEL word
+ * each control keeps; x86's EVNTSEL and the driver's register cache).
+ * A switch that kept the other's event would count instructions for the
  * second thread or none for the first, whichever started first.
  */
 TEST(pmc_two_threads_with_other_events_in_one_pmc)
@@ -653,9 +767,9 @@ TEST(pmc_two_threads_with_other_events_in_one_pmc)
 	if (!have_pmcs())
 		SKIP(return, "no PMC model on this CPU");
 	for (tries = 1; tries <= 5 && !ok; tries++)
-		ok = two_threads_once(_metadata, tries == 5, 1, EV_INST_CMPL, EV_NONE);
+		ok = two_threads_once(_metadata, tries == 5, 1, EV_INST, EV_NONE);
 	for (tries = 1; tries <= 5; tries++)
-		if (two_threads_once(_metadata, tries == 5, 1, EV_NONE, EV_INST_CMPL))
+		if (two_threads_once(_metadata, tries == 5, 1, EV_NONE, EV_INST))
 			break;
 }
 
@@ -698,7 +812,7 @@ TEST(pmc_counts_survive_migration)
 
 TEST(pmc_preserve_keeps_the_sum)
 {
-	static const unsigned int map[] = { PMC5 };
+	static const unsigned int map[] = { PMC_INST };
 	struct vperfctr_control c;
 	__u64 before, kept;
 	int fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
@@ -706,7 +820,7 @@ TEST(pmc_preserve_keeps_the_sum)
 	if (!have_pmcs())
 		SKIP(return, "no PMC model on this CPU");
 	ASSERT_LE(0, fd);
-	amode(&c, MMCR0_FCS, 1, map, NULL);
+	amode(&c, USER_ONLY, 1, map, NULL);
 	ASSERT_EQ(0, vperfctr_control(fd, &c));
 	insn_loop(1000000);
 	before = sys_pmc(fd, 0);
@@ -726,7 +840,7 @@ TEST(pmc_preserve_keeps_the_sum)
 
 TEST(pmc_tracer_reads_a_stopped_tracee)
 {
-	static const unsigned int map[] = { PMC5 };
+	static const unsigned int map[] = { PMC_INST };
 	struct vperfctr_control c;
 	struct perfctr_sum_ctrs s1, s2;
 	int fd, status;
@@ -746,7 +860,7 @@ TEST(pmc_tracer_reads_a_stopped_tracee)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	fd = vperfctr_open(pid, VPERFCTR_OPEN_CREAT);
 	ASSERT_LE(0, fd);
-	amode(&c, MMCR0_FCS, 1, map, NULL);
+	amode(&c, USER_ONLY, 1, map, NULL);
 	ASSERT_EQ(0, vperfctr_control(fd, &c));
 	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
@@ -795,7 +909,7 @@ static void on_ovf(int sig, siginfo_t *si, void *uc)
 		__atomic_fetch_add(&ovf_bad_code, 1, __ATOMIC_SEQ_CST);
 }
 
-/* Counter 0..na-1 a-mode on PMC6, then one i-mode PMC5 counter of period p. */
+/* Counter 0..na-1 a-mode on PMC_CYC, then one i-mode PMC_INST counter of period p. */
 static int open_imode(int na, unsigned int period, int resume)
 {
 	struct sigaction sa = { .sa_sigaction = on_ovf, .sa_flags = SA_SIGINFO };
@@ -816,10 +930,9 @@ static int open_imode(int na, unsigned int period, int resume)
 	c.cpu_control.nractrs = na;
 	c.cpu_control.nrictrs = 1;
 	if (na)
-		c.cpu_control.pmc_map[0] = PMC6;
-	c.cpu_control.pmc_map[na] = PMC5;
-	c.cpu_control.ireset[na] = 0x80000000U - period;
-	c.cpu_control.ppc.mmcr0 = MMCR0_FCS;
+		set_counter(&c.cpu_control, 0, PMC_CYC, 0, USER_ONLY, 0);
+	set_counter(&c.cpu_control, na, PMC_INST, 0, USER_ONLY, 1);
+	c.cpu_control.ireset[na] = IRESET(period);
 	if (vperfctr_control(fd, &c)) {
 		close(fd);
 		return -1;
@@ -836,7 +949,7 @@ static int pmi_count(void)
 	while (f && fgets(line, sizeof(line), f)) {
 		for (p = line; *p == ' '; p++)
 			;
-		if (strncmp(p, "PMI:", 4))
+		if (strncmp(p, PMI_ROW, 4))
 			continue;
 		for (p += 4;; p = end) {
 			long v = strtol(p, &end, 10);
@@ -988,6 +1101,7 @@ TEST(imode_iresume_from_the_handler_gives_one_signal_per_period)
 	close(fd);
 }
 
+#ifdef _ARCH_PPC64
 #define IDLE_LOSS_FILE	"/sys/kernel/debug/perfctr-ppc64/idle_loss"
 
 /* Is this a PowerNV (bare metal) machine?  /proc/cpuinfo's platform line. */
@@ -1058,6 +1172,8 @@ TEST(imode_resumes_whole_after_an_idle_that_lost_the_pmcs)
 	EXPECT_LE(3, signals);
 }
 
+#endif /* _ARCH_PPC64 */
+
 TEST(imode_mask_names_the_counter_after_the_amode_ones)
 {
 	struct perfctr_sum_ctrs sum;
@@ -1103,7 +1219,7 @@ static int pmu_busy(void)
 
 TEST(perf_and_perfctr_exclude_each_other)
 {
-	static const unsigned int map[] = { PMC5 };
+	static const unsigned int map[] = { PMC_INST };
 	struct vperfctr_control c, tsc;
 	int fd, pfd;
 
@@ -1114,7 +1230,7 @@ TEST(perf_and_perfctr_exclude_each_other)
 	/* The TSC alone does not hold the PMU, nor a PMC control validated. */
 	vperfctr_control_tsc(&tsc, 1);
 	ASSERT_EQ(0, vperfctr_control(fd, &tsc));
-	amode(&c, MMCR0_FCS, 1, map, NULL);
+	amode(&c, USER_ONLY, 1, map, NULL);
 	c.flags = VPERFCTR_CONTROL_VALIDATE;
 	EXPECT_EQ(0, vperfctr_control(fd, &c));
 	EXPECT_EQ(0, pmu_busy());
@@ -1148,7 +1264,7 @@ TEST(perf_and_perfctr_exclude_each_other)
 
 TEST(unlink_releases_the_pmu)
 {
-	static const unsigned int map[] = { PMC5 };
+	static const unsigned int map[] = { PMC_INST };
 	struct vperfctr_control c;
 	int fd, pfd;
 
@@ -1156,7 +1272,7 @@ TEST(unlink_releases_the_pmu)
 		SKIP(return, "no PMC model on this CPU");
 	fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
 	ASSERT_LE(0, fd);
-	amode(&c, MMCR0_FCS, 1, map, NULL);
+	amode(&c, USER_ONLY, 1, map, NULL);
 	ASSERT_EQ(0, vperfctr_control(fd, &c));
 	EXPECT_EQ(-1, perf_hw_open());
 	ASSERT_EQ(0, vperfctr_unlink(fd));
@@ -1204,16 +1320,16 @@ TEST(exited_threads_state_does_not_hold_the_pmu)
 #define INHERIT_ALL	(VPERFCTR_CONTROL_INHERIT | VPERFCTR_CONTROL_INHERIT_THREAD)
 #define INHERIT_LOOP	5000000UL
 
-/* PMC5 (user instructions) and the TSC for the calling thread, with @flags. */
+/* PMC_INST (user instructions) and the TSC for the calling thread, with @flags. */
 static int open_inherit(unsigned int flags)
 {
-	static const unsigned int map[] = { PMC5 };
+	static const unsigned int map[] = { PMC_INST };
 	struct vperfctr_control c;
 	int fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
 
 	if (fd < 0)
 		return -1;
-	amode(&c, MMCR0_FCS, 1, map, NULL);
+	amode(&c, USER_ONLY, 1, map, NULL);
 	c.flags = flags;
 	if (vperfctr_control(fd, &c)) {
 		close(fd);
@@ -1492,13 +1608,13 @@ TEST(inherited_imode_control_is_dropped_at_exec)
 /* ------------------------------------------------------------ privileges */
 
 /*
- * Program PMC5 with @mmcr0 (MMCR0_FCS: user mode only; 0: kernel mode
+ * Program PMC_INST with @flags (USER_ONLY: user mode only; 0: kernel mode
  * too) in a child, as user nobody if @nobody.  Returns 0 or the errno of
  * the refused control, after checking that the refusal changed nothing.
  */
-static int pmc_control_in_child(unsigned int mmcr0, int nobody)
+static int pmc_control_in_child(unsigned int flags, int nobody)
 {
-	static const unsigned int map[] = { PMC5 };
+	static const unsigned int map[] = { PMC_INST };
 	struct vperfctr_control c, tsc, back;
 	int status, fd, err;
 	pid_t pid = fork();
@@ -1512,7 +1628,7 @@ static int pmc_control_in_child(unsigned int mmcr0, int nobody)
 		vperfctr_control_tsc(&tsc, 1);
 		if (vperfctr_control(fd, &tsc))
 			_exit(202);
-		amode(&c, mmcr0, 1, map, NULL);
+		amode(&c, flags, 1, map, NULL);
 		if (!vperfctr_control(fd, &c))
 			_exit(0);
 		err = errno;
@@ -1539,11 +1655,11 @@ TEST(kernel_mode_counting_follows_perf_event_paranoid)
 	ASSERT_EQ(0, write_int(PARANOID_SYSCTL, 2));
 	/* The default kernel.perfctr_access 2 keeps users' PMCs out. */
 	EXPECT_EQ(2, read_int(ACCESS_SYSCTL));
-	EXPECT_EQ(EACCES, pmc_control_in_child(MMCR0_FCS, 1));
-	EXPECT_EQ(0, pmc_control_in_child(MMCR0_FCS, 0));
+	EXPECT_EQ(EACCES, pmc_control_in_child(USER_ONLY, 1));
+	EXPECT_EQ(0, pmc_control_in_child(USER_ONLY, 0));
 	ASSERT_EQ(0, write_int(ACCESS_SYSCTL, 3));
 	/* User mode only: every user; kernel mode too: not at paranoid 2. */
-	EXPECT_EQ(0, pmc_control_in_child(MMCR0_FCS, 1));
+	EXPECT_EQ(0, pmc_control_in_child(USER_ONLY, 1));
 	EXPECT_EQ(EACCES, pmc_control_in_child(0, 1));
 	/* Unless perfmon_capable() (root). */
 	EXPECT_EQ(0, pmc_control_in_child(0, 0));
@@ -1582,7 +1698,7 @@ static const char *access_test_skip(int paranoid)
  */
 TEST(lowered_access_takes_the_pmu_back)
 {
-	static const unsigned int map[] = { PMC5 };
+	static const unsigned int map[] = { PMC_INST };
 	int paranoid = read_int(PARANOID_SYSCTL), go[2], ready[2], stopped[2];
 	const char *skip;
 	int status, pfd;
@@ -1608,7 +1724,7 @@ TEST(lowered_access_takes_the_pmu_back)
 		if (setgid(65534) || setuid(65534))
 			_exit(40);
 		fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
-		amode(&c, MMCR0_FCS, 1, map, NULL);
+		amode(&c, USER_ONLY, 1, map, NULL);
 		if (fd < 0 || vperfctr_control(fd, &c))
 			_exit(41);
 		s = vperfctr_map(fd);
@@ -1650,7 +1766,7 @@ TEST(lowered_access_takes_the_pmu_back)
  */
 TEST(lowered_access_takes_a_suspended_states_pmu_back)
 {
-	static const unsigned int map[] = { PMC5 };
+	static const unsigned int map[] = { PMC_INST };
 	int paranoid = read_int(PARANOID_SYSCTL), go[2], ready[2], done[2];
 	const char *skip;
 	int status, pfd = -1, i;
@@ -1676,7 +1792,7 @@ TEST(lowered_access_takes_a_suspended_states_pmu_back)
 		if (setgid(65534) || setuid(65534))
 			_exit(40);
 		fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
-		amode(&c, MMCR0_FCS, 1, map, NULL);
+		amode(&c, USER_ONLY, 1, map, NULL);
 		if (fd < 0 || vperfctr_control(fd, &c) || vperfctr_suspend(fd))
 			_exit(41);
 		s = vperfctr_map(fd);
@@ -1749,7 +1865,7 @@ static int pmu_holder_listed(pid_t pid)
  */
 static void revoke_idle_holder(struct __test_metadata *_metadata, int how)
 {
-	static const unsigned int map[] = { PMC5 };
+	static const unsigned int map[] = { PMC_INST };
 	int paranoid = read_int(PARANOID_SYSCTL), ready[2];
 	int status, pfd = -1, i;
 	const char *skip;
@@ -1774,7 +1890,7 @@ static void revoke_idle_holder(struct __test_metadata *_metadata, int how)
 		if (setgid(65534) || setuid(65534))
 			_exit(40);
 		fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
-		amode(&c, MMCR0_FCS, 1, map, NULL);
+		amode(&c, USER_ONLY, 1, map, NULL);
 		if (fd < 0 || vperfctr_control(fd, &c))
 			_exit(41);
 		if (how == 3 && vperfctr_suspend(fd))
@@ -1938,9 +2054,8 @@ static int overflow_then(int how, unsigned int period, unsigned long n)
 	c.si_signo = SIGIO;
 	c.cpu_control.tsc_on = 1;
 	c.cpu_control.nrictrs = 1;
-	c.cpu_control.pmc_map[0] = PMC5;
-	c.cpu_control.ireset[0] = 0x80000000U - period;
-	c.cpu_control.ppc.mmcr0 = MMCR0_FCS;
+	set_counter(&c.cpu_control, 0, PMC_INST, 0, USER_ONLY, 1);
+	c.cpu_control.ireset[0] = IRESET(period);
 	if (vperfctr_control(fd, &c))
 		return -1;
 	insn_loop(n);
@@ -2050,6 +2165,7 @@ TEST(imode_mask_survives_a_pid_namespace)
 	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
+#ifdef _ARCH_PPC64
 /* --------------------------------------------------------- bad control */
 
 FIXTURE(ppc_bad_control) {
@@ -2224,6 +2340,8 @@ TEST(mmcr1_unit_and_combine_of_a_used_pmc_accepted)
 	close(fd);
 }
 
+#endif /* _ARCH_PPC64 */
+
 /* ------------------------------------------------------ forbidden CPUs */
 
 /*
@@ -2270,6 +2388,8 @@ static int sigill_count, sigill_code;
 
 static void on_sigill(int sig, siginfo_t *si, void *uc)
 {
+	(void)sig;
+	(void)uc;
 	STORE(sigill_code, si->si_code);
 	__atomic_add_fetch(&sigill_count, 1, __ATOMIC_SEQ_CST);
 }
@@ -2282,7 +2402,7 @@ FIXTURE(forbidden) {
 
 FIXTURE_SETUP(forbidden)
 {
-	static const unsigned int map[] = { PMC5 };
+	static const unsigned int map[] = { PMC_INST };
 
 	self->fd = -1;
 	self->s = NULL;
@@ -2293,7 +2413,7 @@ FIXTURE_SETUP(forbidden)
 	if (set_forbidden("1\n"))
 		SKIP(return, "no %s (CONFIG_PERFCTR_DEBUG_FORBIDDEN)", FORBIDDEN_FILE);
 	ASSERT_EQ(0, pin_to_both());
-	amode(&self->pmc, MMCR0_FCS, 1, map, NULL);
+	amode(&self->pmc, USER_ONLY, 1, map, NULL);
 	vperfctr_control_tsc(&self->tsc, 1);
 	self->fd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
 	ASSERT_LE(0, self->fd);
@@ -2472,7 +2592,7 @@ int main(int argc, char **argv)
 	return test_harness_run(argc, argv);
 }
 
-#else /* !_ARCH_PPC64 */
+#else /* no counters to test */
 
 /* No PMC that counts where this is built: nothing to test. */
 int main(void)
