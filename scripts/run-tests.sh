@@ -215,7 +215,7 @@ if [[ $arch != x86_64 || $mode == papi* ]]; then
 			echo "DIF ./perf_differential"
 		   fi
 		   echo "T64 ./perfctr_test"
-		   if [[ $arch != i386 ]]; then echo "T64 ./perfctr_pmc_test"; fi
+		   echo "T64 ./perfctr_pmc_test"
 		   if [[ $arch == ppc32 ]]; then echo "T64 ./perfctr_ppc32_test"; fi
 		   echo "LIB ./libperfctr_test --perfex ./perfex --examples ."
 		   echo "MRK ./marker_test"

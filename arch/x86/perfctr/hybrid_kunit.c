@@ -255,10 +255,10 @@ static void hybrid_caps_from_leaf_0x23(struct kunit *test)
 	perfctr_x86_parse_pmu_caps(&caps, eax, 0x7, 3, true, 0xff, 0x7f);
 	KUNIT_EXPECT_EQ(test, 0xffU, caps.gp);
 	KUNIT_EXPECT_EQ(test, 0x7fU, caps.fixed);
-	/* More than the model can address: cut to 16 general, 8 fixed. */
+	/* More than the architectural MSRs address: cut to 10 general, 7 fixed. */
 	perfctr_x86_parse_pmu_caps(&caps, eax, 0, 0, true, 0x1ffff, 0x3ff);
-	KUNIT_EXPECT_EQ(test, 0xffffU, caps.gp);
-	KUNIT_EXPECT_EQ(test, 0xffU, caps.fixed);
+	KUNIT_EXPECT_EQ(test, 0x3ffU, caps.gp);
+	KUNIT_EXPECT_EQ(test, 0x7fU, caps.fixed);
 }
 
 /*

@@ -49,8 +49,28 @@
 /* The family whose registers the simulated PMU plays: by its CPU type. */
 enum sim_family { SIM_P6, SIM_P5, SIM_VC3, SIM_P4 };
 
+/*
+ * A PMU's registers as the vendors' manuals give them (sim_manual_regs()):
+ * what the simulated PMU decodes, whatever the driver's model says, and
+ * what driver_models_match_the_manuals checks each model against.
+ */
+struct sim_regs {
+	const char *manual;	/* where they are written down */
+	u32 evntsel0, ctr0;	/* the first event select and counter */
+	u32 stride;		/* MSRs from counter n to counter n + 1 */
+	bool from_cpuid;	/* counters and width as CPUID says */
+	unsigned int nr_gp;	/* general counters (from CPUID: the most) */
+	unsigned int nr_fixed;	/* the most fixed counters */
+	unsigned int width;	/* counter bits; 0: as CPUID says */
+	bool en0_only;		/* EVNTSEL0's enable bit runs them all */
+	u32 full_width0;	/* the full-width counter aliases; 0: none */
+	u32 fixed0, fixed_ctrl;	/* the fixed counters; 0: none */
+	u32 global_ctrl, global_status, ovf_ctrl;	/* 0: none */
+};
+
 struct sim_pmu {
 	const struct perfctr_x86_model *model;
+	const struct sim_regs *regs;	/* the manual's, for the P6 family */
 	u64 evntsel[PERFCTR_NRCTRS];
 	u64 ctr[PERFCTR_NRCTRS];
 	u64 fixed_ctr[4];
@@ -152,6 +172,7 @@ void sim_kvm_setup(struct kunit *test, const struct perfctr_x86_cpuid *c,
 		   const struct perfctr_x86_model *model);
 
 enum sim_family sim_family(const struct perfctr_x86_model *m);
+const struct sim_regs *sim_manual_regs(const struct perfctr_x86_model *m);
 extern struct sim_pmu sim_hw;
 void sim_advance(u64 events);
 int sim_written(u32 msr, unsigned int from);

@@ -37,28 +37,213 @@ enum sim_family sim_family(const struct perfctr_x86_model *m)
 	}
 }
 
+/*
+ * Each PMU's registers from its manual: Intel's Software Developer's
+ * Manual (SDM), AMD's Architecture Programmer's Manual (APM), Cyrix's
+ * datasheet; where none was found, the value perfctr 2.7's driver used,
+ * and the entry says so.  Written as the manuals number the registers,
+ * not through the kernel's MSR names the driver uses.  AMD's counters
+ * are "implementation-dependent, at most 64 bits" in the APM; 48 is
+ * their width in the family 17h PPR.
+ */
+static const struct sim_regs sim_p6_regs = {
+	.manual		= "SDM Vol. 3B, Table B-11 (P6 family MSRs)",
+	.evntsel0	= 0x186,	/* PerfEvtSel0 */
+	.ctr0		= 0xc1,		/* PerfCtr0 */
+	.stride		= 1,
+	.nr_gp		= 2,
+	.width		= 40,
+	.en0_only	= true,		/* PerfEvtSel0's EN enables both */
+};
+
+static const struct sim_regs sim_arch_v1_regs = {
+	.manual		= "SDM Vol. 3B, 18.2.1.1; Vol. 4, Table 2-2 (IA-32 architectural MSRs)",
+	.evntsel0	= 0x186,	/* IA32_PERFEVTSEL0 */
+	.ctr0		= 0xc1,		/* IA32_PMC0 */
+	.stride		= 1,
+	.from_cpuid	= true,
+	.nr_gp		= 10,		/* IA32_PERFEVTSEL0-9, IA32_PMC0-9 */
+	.full_width0	= 0x4c1,	/* IA32_A_PMC0 (IA32_PERF_CAPABILITIES.FW_WRITE) */
+};
+
+static const struct sim_regs sim_arch_regs = {
+	.manual		= "SDM Vol. 3B, 18.2.2, Figure 18-20; Vol. 4, Table 2-2",
+	.evntsel0	= 0x186,	/* IA32_PERFEVTSEL0 */
+	.ctr0		= 0xc1,		/* IA32_PMC0 */
+	.stride		= 1,
+	.from_cpuid	= true,
+	.nr_gp		= 10,		/* IA32_PERFEVTSEL0-9, IA32_PMC0-9 */
+	.nr_fixed	= 7,		/* IA32_FIXED_CTR0-6 */
+	.full_width0	= 0x4c1,	/* IA32_A_PMC0 */
+	.fixed0		= 0x309,	/* IA32_FIXED_CTR0 */
+	.fixed_ctrl	= 0x38d,	/* IA32_FIXED_CTR_CTRL */
+	.global_status	= 0x38e,	/* IA32_PERF_GLOBAL_STATUS */
+	.global_ctrl	= 0x38f,	/* IA32_PERF_GLOBAL_CTRL */
+	.ovf_ctrl	= 0x390,	/* IA32_PERF_GLOBAL_OVF_CTRL */
+};
+
+static const struct sim_regs sim_k7_regs = {
+	.manual		= "APM Vol. 2, 13.2.1 and Table A-1 (legacy counters)",
+	.evntsel0	= 0xc0010000,	/* PerfEvtSel0 */
+	.ctr0		= 0xc0010004,	/* PerfCtr0 */
+	.stride		= 1,
+	.nr_gp		= 4,
+	.width		= 48,
+};
+
+static const struct sim_regs sim_amd_core_regs = {
+	.manual		= "APM Vol. 2, 13.2.2 and Table A-1 (core counters)",
+	.evntsel0	= 0xc0010200,	/* PerfEvtSel0 (core) */
+	.ctr0		= 0xc0010201,	/* PerfCtr0 (core) */
+	.stride		= 2,
+	.nr_gp		= 6,
+	.width		= 48,
+};
+
+static const struct sim_regs sim_amd_v2_regs = {
+	.manual		= "APM Vol. 2, Table A-1, Figures 13-12 to 13-15 (PerfMonV2)",
+	.evntsel0	= 0xc0010200,
+	.ctr0		= 0xc0010201,
+	.stride		= 2,
+	.from_cpuid	= true,		/* CPUID 0x80000022 NumPerfCtrCore */
+	.nr_gp		= 6,
+	.width		= 48,
+	.global_status	= 0xc0000300,	/* PerfCntrGlobalStatus */
+	.global_ctrl	= 0xc0000301,	/* PerfCntrGlobalCtl */
+	.ovf_ctrl	= 0xc0000302,	/* PerfCntrGlobalStatusClr */
+};
+
+/* The families simx_*() play, for driver_models_match_the_manuals. */
+static const struct sim_regs sim_p5_regs = {
+	.manual		= "SDM Vol. 3B, 18.26 and Figure 18-59 (Pentium: CESR, CTR0-1)",
+	.evntsel0	= 0x11,		/* CESR: both counters' controls */
+	.ctr0		= 0x12,		/* CTR0 */
+	.stride		= 1,
+	.nr_gp		= 2,
+	.width		= 40,
+};
+
+static const struct sim_regs sim_mii_regs = {
+	.manual		= "Cyrix M II datasheet, 2.8 (48-bit counters at MSRs 12h-13h)",
+	.evntsel0	= 0x11,
+	.ctr0		= 0x12,
+	.stride		= 1,
+	.nr_gp		= 2,
+	.width		= 48,
+};
+
+static const struct sim_regs sim_winchip_regs = {
+	.manual		= "no manual found: perfctr 2.7's driver (the P5 MMX's MSRs)",
+	.evntsel0	= 0x11,
+	.ctr0		= 0x12,
+	.stride		= 1,
+	.nr_gp		= 2,
+	.width		= 40,
+};
+
+static const struct sim_regs sim_vc3_regs = {
+	.manual		= "no manual found: perfctr 2.7's driver (PERFCTR0 is the TSC)",
+	.evntsel0	= 0x186,
+	.ctr0		= 0xc1,
+	.stride		= 1,
+	.nr_gp		= 2,
+};
+
+static const struct sim_regs sim_p4_regs = {
+	.manual		= "SDM Vol. 3B, 18.18 and Table 18-26 (Pentium 4)",
+	.evntsel0	= 0x360,	/* MSR_BPU_CCCR0 */
+	.ctr0		= 0x300,	/* MSR_BPU_COUNTER0 */
+	.stride		= 1,
+	.nr_gp		= 18,
+	.width		= 40,
+};
+
+/**
+ * sim_manual_regs - the registers of the CPU @m is the driver's model of
+ * @m: a driver model; its CPU type names the PMU, and for AMD's core
+ *	counters whether it has a global control says whether the CPU has
+ *	PerfMonV2
+ *
+ * Return: the manual's registers, or NULL for a CPU type not written here.
+ */
+const struct sim_regs *sim_manual_regs(const struct perfctr_x86_model *m)
+{
+	switch (m->cpu_type) {
+	case PERFCTR_X86_INTEL_P6:
+	case PERFCTR_X86_INTEL_PII:
+	case PERFCTR_X86_INTEL_PIII:
+	case PERFCTR_X86_INTEL_PENTM:
+		return &sim_p6_regs;
+	case PERFCTR_X86_INTEL_CORE:
+		return &sim_arch_v1_regs;
+	case PERFCTR_X86_INTEL_ARCH:
+	case PERFCTR_X86_INTEL_HYBRID:
+		return &sim_arch_regs;
+	case PERFCTR_X86_AMD_K7:
+	case PERFCTR_X86_AMD_K8:
+	case PERFCTR_X86_AMD_K8C:
+	case PERFCTR_X86_AMD_FAM10H:
+		return &sim_k7_regs;
+	case PERFCTR_X86_AMD_FAM15H:
+		return m->global_ctrl_msr ? &sim_amd_v2_regs : &sim_amd_core_regs;
+	case PERFCTR_X86_INTEL_P5:
+	case PERFCTR_X86_INTEL_P5MMX:
+		return &sim_p5_regs;
+	case PERFCTR_X86_CYRIX_MII:
+		return &sim_mii_regs;
+	case PERFCTR_X86_WINCHIP_C6:
+	case PERFCTR_X86_WINCHIP_2:
+		return &sim_winchip_regs;
+	case PERFCTR_X86_VIA_C3:
+		return &sim_vc3_regs;
+	case PERFCTR_X86_INTEL_P4:
+	case PERFCTR_X86_INTEL_P4M2:
+	case PERFCTR_X86_INTEL_P4M3:
+		return &sim_p4_regs;
+	}
+	return NULL;
+}
+
 struct sim_pmu sim_hw;
+
+/*
+ * The simulated CPU's general and fixed counters: the manual's, or as
+ * many as its CPUID gave the model (up to what the manual's MSRs address).
+ */
+static unsigned int sim_nr_gp(void)
+{
+	const struct sim_regs *r = sim_hw.regs;
+
+	return r->from_cpuid ? min(sim_hw.model->nr_ctrs, r->nr_gp) : r->nr_gp;
+}
+
+static unsigned int sim_nr_fixed(void)
+{
+	return min(sim_hw.model->nr_fixed, sim_hw.regs->nr_fixed);
+}
 
 /* P6 family: a counter write, as AMD's full-width counters take it. */
 static bool sim_write_counter(u32 msr, u64 val)
 {
-	const struct perfctr_x86_model *m = sim_hw.model;
+	const struct sim_regs *r = sim_hw.regs;
 	u64 mask = GENMASK_ULL(sim_hw.width - 1, 0);
-	u32 idx = msr - m->perfctr_msr;
+	u32 idx = msr - r->ctr0;
 
-	if (sim_family(m) != SIM_P6)
+	if (sim_family(sim_hw.model) != SIM_P6)
 		return false;
-	if (m->ovf_ctrl_msr && msr == m->ovf_ctrl_msr) {
+	if (r->ovf_ctrl && msr == r->ovf_ctrl) {
 		sim_hw.ovf_cleared |= val;
 		sim_hw.status &= ~val;
 		return true;
 	}
-	if (m->ctr_write_msr && msr - m->ctr_write_msr < m->nr_ctrs)
-		idx = msr - m->ctr_write_msr;	/* full-width alias */
-	if (idx % m->evntsel_stride == 0 && idx / m->evntsel_stride < m->nr_ctrs)
-		sim_hw.ctr[idx / m->evntsel_stride] = val & mask;
-	else if (msr - FIXED_CTR_MSR(0) < m->nr_fixed)
-		sim_hw.fixed_ctr[msr - FIXED_CTR_MSR(0)] = val & mask;
+	/* The full-width aliases, where the CPU has them (FW_WRITE). */
+	if (r->full_width0 && sim_hw.model->ctr_write_msr &&
+	    msr - r->full_width0 < sim_nr_gp())
+		idx = (msr - r->full_width0) * r->stride;
+	if (idx % r->stride == 0 && idx / r->stride < sim_nr_gp())
+		sim_hw.ctr[idx / r->stride] = val & mask;
+	else if (msr - r->fixed0 < sim_nr_fixed())
+		sim_hw.fixed_ctr[msr - r->fixed0] = val & mask;
 	else
 		return false;
 	if (val & ~mask)	/* bits beyond the counter: not ours to write */
@@ -69,21 +254,21 @@ static bool sim_write_counter(u32 msr, u64 val)
 
 static void sim_wrmsr(u32 msr, u64 val)
 {
-	const struct perfctr_x86_model *m = sim_hw.model;
-	u32 idx = msr - m->evntsel_msr;
+	const struct sim_regs *r = sim_hw.regs;
+	u32 idx = msr - r->evntsel0;
 
 	if (sim_hw.wrmsrs < ARRAY_SIZE(sim_hw.log))
 		sim_hw.log[sim_hw.wrmsrs] = msr;
 	sim_hw.wrmsrs++;
 	if (sim_write_counter(msr, val))
 		return;
-	if (m->nr_fixed && msr == FIXED_CTRL_MSR)
+	if (sim_nr_fixed() && msr == r->fixed_ctrl)
 		sim_hw.fixed_ctrl = val;
-	else if (m->global_ctrl_msr && msr == m->global_ctrl_msr)
+	else if (r->global_ctrl && msr == r->global_ctrl)
 		sim_hw.global = val;
-	else if (idx % m->evntsel_stride == 0 && idx / m->evntsel_stride < m->nr_ctrs &&
-		 (!sim_hw.gp_here || sim_hw.gp_here & BIT(idx / m->evntsel_stride)))
-		sim_hw.evntsel[idx / m->evntsel_stride] = val;
+	else if (idx % r->stride == 0 && idx / r->stride < sim_nr_gp() &&
+		 (!sim_hw.gp_here || sim_hw.gp_here & BIT(idx / r->stride)))
+		sim_hw.evntsel[idx / r->stride] = val;
 	else
 		sim_hw.stray++;	/* on hardware: #GP */
 }
@@ -91,9 +276,9 @@ static void sim_wrmsr(u32 msr, u64 val)
 /* RDPMC returns the whole counter, its width's bits. */
 static u64 sim_rdpmc(u32 map)
 {
-	if (map >= FIXED(0) && map - FIXED(0) < sim_hw.model->nr_fixed)
+	if (map >= FIXED(0) && map - FIXED(0) < sim_nr_fixed())
 		return sim_hw.fixed_ctr[map - FIXED(0)];
-	if (map >= sim_hw.model->nr_ctrs) {
+	if (map >= sim_nr_gp()) {
 		sim_hw.stray++;
 		return 0;
 	}
@@ -110,9 +295,9 @@ static bool sim_counting(unsigned int i)
 		return simx_counting(i);
 	if (!(sel & (USR | OS)) || !(sel & 0xff))
 		return false;
-	if (sim_hw.model->global_ctrl_msr && !(sim_hw.global & BIT_ULL(i)))
+	if (sim_hw.regs->global_ctrl && !(sim_hw.global & BIT_ULL(i)))
 		return false;
-	if (sim_hw.model->global_enable)
+	if (sim_hw.regs->en0_only)
 		return sim_hw.evntsel[0] & EN;
 	return sel & EN;
 }
@@ -126,17 +311,17 @@ static bool sim_fixed_counting(unsigned int n)
 void sim_advance(u64 events)
 {
 	u64 mask = GENMASK_ULL(sim_hw.width - 1, 0);
-	unsigned int i;
+	bool p6 = sim_family(sim_hw.model) == SIM_P6;
+	unsigned int i, nr_gp = p6 ? sim_nr_gp() : sim_hw.model->nr_ctrs;
 
 	memcpy(sim_hw.run_evntsel, sim_hw.evntsel, sizeof(sim_hw.run_evntsel));
 	sim_hw.run_fixed_ctrl = sim_hw.fixed_ctrl;
 	sim_hw.run_global = sim_hw.global;
 
-	for (i = 0; i < sim_hw.model->nr_ctrs; i++) {
+	for (i = 0; i < nr_gp; i++) {
 		if (!sim_counting(i))
 			continue;
-		if (sim_family(sim_hw.model) == SIM_P6 && sim_hw.evntsel[i] & INT &&
-		    sim_hw.ctr[i] + events > mask) {
+		if (p6 && sim_hw.evntsel[i] & INT && sim_hw.ctr[i] + events > mask) {
 			sim_hw.pmis++;
 			sim_hw.status |= BIT_ULL(i);
 		}
@@ -147,7 +332,7 @@ void sim_advance(u64 events)
 		}
 		sim_hw.ctr[i] = (sim_hw.ctr[i] + events) & mask;
 	}
-	for (i = 0; i < sim_hw.model->nr_fixed; i++) {
+	for (i = 0; p6 && i < sim_nr_fixed(); i++) {
 		if (!sim_fixed_counting(i))
 			continue;
 		if ((sim_hw.fixed_ctrl >> (4 * i)) & F_PMI && sim_hw.fixed_ctr[i] + events > mask) {
@@ -196,6 +381,9 @@ void sim_setup(struct kunit *test, const struct perfctr_x86_model *model,
 	}
 	memset(&sim_hw, 0, sizeof(sim_hw));
 	sim_hw.model = model;
+	sim_hw.regs = model ? sim_manual_regs(model) : NULL;
+	if (model)
+		KUNIT_ASSERT_NOT_NULL_MSG(test, sim_hw.regs, "no manual for %s", model->name);
 	sim_hw.width = width;
 	perfctr_x86_test_hw.wrmsr = sim_wrmsr;
 	perfctr_x86_test_hw.read_msr = NULL;
@@ -253,7 +441,7 @@ static bool sim_kvm_intel(u32 msr, u64 *val)
 static bool sim_kvm_amd(u32 *msr, u64 *val)
 {
 	const struct sim_kvm *k = &sim_kvm;
-	const struct perfctr_x86_model *m = sim_hw.model;
+	const struct sim_regs *r = sim_hw.regs;
 	u64 keep = ~0ULL;
 	bool ctl;
 	u32 idx;
@@ -275,7 +463,7 @@ static bool sim_kvm_amd(u32 *msr, u64 *val)
 	}
 	if (idx >= k->nr_gp)
 		return false;
-	*msr = (ctl ? m->evntsel_msr : m->perfctr_msr) + idx * m->evntsel_stride;
+	*msr = (ctl ? r->evntsel0 : r->ctr0) + idx * r->stride;
 	if (!ctl) {
 		*val &= k->ctr_mask;	/* a counter keeps its 48 bits */
 		return true;
@@ -656,6 +844,7 @@ void simx_setup(struct kunit *test, const struct perfctr_x86_model *model,
 {
 	memset(&sim_hw, 0, sizeof(sim_hw));
 	sim_hw.model = model;
+	sim_hw.regs = sim_manual_regs(model);
 	sim_hw.width = width;
 	perfctr_x86_test_hw.wrmsr = simx_wrmsr;
 	perfctr_x86_test_hw.read_msr = simx_rdmsr;

@@ -125,9 +125,14 @@ struct perfctr_x86_model {
 	u32 ctr_write_msr;
 };
 
-/* The most general and fixed counters an architectural perfmon model uses. */
-#define PERFCTR_X86_MAX_GP	16
-#define PERFCTR_X86_MAX_FIXED	8
+/*
+ * The most general and fixed counters an architectural perfmon model
+ * uses: those the architectural MSRs address (the SDM's IA32_PERFEVTSEL0-9
+ * with IA32_PMC0-9, IA32_FIXED_CTR0-6).  The next MSRs are other
+ * registers (190H is a machine-check register), whatever CPUID says.
+ */
+#define PERFCTR_X86_MAX_GP	10
+#define PERFCTR_X86_MAX_FIXED	7
 
 /**
  * struct perfctr_x86_pmu_caps - what one CPU's PMU has (hybrid CPUs)
