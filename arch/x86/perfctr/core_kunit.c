@@ -665,25 +665,6 @@ static const struct {
 
 KUNIT_ARRAY_PARAM_DESC(detect_cases, detect_cases, name);
 
-/* One CPU of detect_cases[] (a parameterised case). */
-static void detect_by_feature_not_family(struct kunit *test)
-{
-	const typeof(detect_cases[0]) *t = test->param_value;
-	const struct perfctr_x86_model *m = perfctr_x86_detect_cpu(&t->c, sim_model_buf(test));
-
-	if (!t->cpu_type) {
-		KUNIT_EXPECT_NULL(test, m);
-		return;
-	}
-	KUNIT_ASSERT_NOT_NULL(test, m);
-	KUNIT_EXPECT_EQ(test, t->cpu_type, m->cpu_type);
-	KUNIT_EXPECT_EQ(test, t->nr_ctrs, m->gp_mask ? hweight32(m->gp_mask) : m->nr_ctrs);
-	KUNIT_EXPECT_EQ(test, t->nr_fixed,
-			m->fixed_mask ? hweight32(m->fixed_mask) : m->nr_fixed);
-	KUNIT_EXPECT_EQ(test, t->width, m->ctr_width);
-	KUNIT_EXPECT_EQ(test, t->global, !!m->global_ctrl_msr);
-}
-
 /*
  * A driver model against its manual's registers (sim_manual_regs()),
  * which the simulated PMU decodes: a model that programmed other MSRs,
@@ -721,6 +702,27 @@ static void expect_manual_regs(struct kunit *test, const struct perfctr_x86_mode
 	}
 }
 
+/* One CPU of detect_cases[] (a parameterised case). */
+static void detect_by_feature_not_family(struct kunit *test)
+{
+	const typeof(detect_cases[0]) *t = test->param_value;
+	const struct perfctr_x86_model *m = perfctr_x86_detect_cpu(&t->c, sim_model_buf(test));
+
+	if (!t->cpu_type) {
+		KUNIT_EXPECT_NULL(test, m);
+		return;
+	}
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_EXPECT_EQ(test, t->cpu_type, m->cpu_type);
+	KUNIT_EXPECT_EQ(test, t->nr_ctrs, m->gp_mask ? hweight32(m->gp_mask) : m->nr_ctrs);
+	KUNIT_EXPECT_EQ(test, t->nr_fixed,
+			m->fixed_mask ? hweight32(m->fixed_mask) : m->nr_fixed);
+	KUNIT_EXPECT_EQ(test, t->width, m->ctr_width);
+	KUNIT_EXPECT_EQ(test, t->global, !!m->global_ctrl_msr);
+	/* And the registers it programs are the manual's. */
+	expect_manual_regs(test, m);
+}
+
 /* Every model the driver has built in, against the manuals. */
 static void driver_models_match_the_manuals(struct kunit *test)
 {
@@ -735,20 +737,6 @@ static void driver_models_match_the_manuals(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(models); i++)
 		expect_manual_regs(test, models[i]);
-}
-
-/* Every model the driver builds from CPUID (detect_cases[]), the same. */
-static void detected_models_match_the_manuals(struct kunit *test)
-{
-	const typeof(detect_cases[0]) *t = test->param_value;
-	const struct perfctr_x86_model *m = perfctr_x86_detect_cpu(&t->c, sim_model_buf(test));
-
-	if (!t->cpu_type) {
-		KUNIT_EXPECT_NULL(test, m);
-		return;
-	}
-	KUNIT_ASSERT_NOT_NULL(test, m);
-	expect_manual_regs(test, m);
 }
 
 /*
@@ -1434,7 +1422,6 @@ static struct kunit_case perfctr_x86_cases[] = {
 	KUNIT_CASE(tsc_constant_follows_the_cpu),
 	KUNIT_CASE_PARAM(detect_by_feature_not_family, detect_cases_gen_params),
 	KUNIT_CASE(driver_models_match_the_manuals),
-	KUNIT_CASE_PARAM(detected_models_match_the_manuals, detect_cases_gen_params),
 	KUNIT_CASE(fam10h_event_select_high_and_tsx_pmc3),
 	KUNIT_CASE(v6_rdpmc_user_disable_stays_clear),
 	KUNIT_CASE(counts_kernel_false_without_pmcs),
