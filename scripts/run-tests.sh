@@ -73,12 +73,15 @@ work=$CACHE/run/$label-$cpu-$mode
 # TCG (pmu=on), built once into the cache; its firmware is Debian's.
 # x86_pmu_model: the model perfctr's driver must find on a CPU model
 # whose PMU QEMU emulates (Intel architectural perfmon, P6, AMD K7
-# legacy counters); empty: no PMU there, the driver falls back.
+# legacy counters, AMD core counters); empty: no PMU there, the driver
+# falls back.
 x86_pmu_model() {	# cpu
 	case $1 in
-	# TCG's max: AMD family 15; athlon: AMD family 6.
-	max|athlon) echo 'cpu type 9 (AMD K7/K8)' ;;
-	EPYC*) echo 'cpu type 19 (AMD family 10h)' ;;		# family 17h
+	# TCG's max (AMD family 15) has perfctr-core: the core counters; EPYC
+	# (family 17h) has not, and athlon (family 6) is a K7: the legacy ones.
+	max) echo 'cpu type 25 (AMD family 15h+ core counters)' ;;
+	EPYC*) echo 'cpu type 19 (AMD family 10h)' ;;
+	athlon) echo 'cpu type 9 (AMD K7/K8)' ;;
 	Skylake-Client*) echo 'cpu type 24 (Intel architectural perfmon v2+)' ;;
 	pentium2|pentium3) echo 'cpu type 3 (Intel P6)' ;;
 	esac
