@@ -39,6 +39,7 @@ done
 # perfctr_pmc_test's cases where counters count: exact counts, the
 # overflow interrupt, inheritance, revocation, another user's counts,
 # forbidden CPUs (a sample of each part; a skip of one is a failure).
+# athlon boots one CPU (run-tests.sh): no CPU to forbid there.
 for _m in 'ppc64/*' x86_64/max x86_64/Skylake-Client x86_64/EPYC x86_64-rt/max i386/pentium3 \
 	  i386/athlon; do
 	for _c in global.pmc_loop_instruction_count_is_exact \
@@ -47,6 +48,7 @@ for _m in 'ppc64/*' x86_64/max x86_64/Skylake-Client x86_64/EPYC x86_64-rt/max i
 		  global.inherit_pmc_children_sums_are_exact \
 		  global.revoked_state_stays_stopped_when_access_is_raised_again \
 		  forbidden.resume_on_a_forbidden_cpu_stops_the_counters_and_sends_sigill; do
+		[[ $_m == i386/athlon && $_c == forbidden.* ]] && continue
 		MUST_RUN_DEFAULT+="$_m kselftest $_c"$'\n'
 	done
 done
