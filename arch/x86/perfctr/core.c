@@ -696,8 +696,14 @@ static bool perfctr_x86_pmu_busy(void)
 		return true;
 	if (!perfctr_x86_uses_allocator(m))
 		return false;
+	/*
+	 * Counters and event selects both: perf on a CPU with full-width
+	 * counter writes reserves its event selects only (its counters'
+	 * IA32_A_PMCx addresses are not the allocator's).
+	 */
 	for (i = 0; i < m->nr_ctrs; i++)
-		if (perfctr_nmi_reserved(m->perfctr_msr + i * m->evntsel_stride))
+		if (perfctr_nmi_reserved(m->perfctr_msr + i * m->evntsel_stride) ||
+		    evntsel_nmi_reserved(m->evntsel_msr + i * m->evntsel_stride))
 			return true;
 	return false;
 }

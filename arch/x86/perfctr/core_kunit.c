@@ -880,6 +880,14 @@ static void pmu_busy_reported_without_taking_it(struct kunit *test)
 	release_perfctr_nmi(m->perfctr_msr);
 	perfctr_cpu_fill_info(&info);
 	KUNIT_EXPECT_FALSE(test, info.cpu_features & PERFCTR_FEATURE_PMU_BUSY);
+	/*
+	 * perf with full-width counter writes: its counters' IA32_A_PMCx
+	 * addresses reserve nothing, its event selects do.
+	 */
+	KUNIT_ASSERT_TRUE(test, reserve_evntsel_nmi(m->evntsel_msr));
+	perfctr_cpu_fill_info(&info);
+	release_evntsel_nmi(m->evntsel_msr);
+	KUNIT_EXPECT_TRUE(test, info.cpu_features & PERFCTR_FEATURE_PMU_BUSY);
 	/* perfctr's own hold is not another user's. */
 	reserve_or_skip(test);
 	perfctr_cpu_fill_info(&info);
