@@ -481,6 +481,17 @@ else
 	echo "$label/$cpu boot: not ok - expected $expect, got:"
 	grep '^perfctr' "$console" | head -5; bp=0 bf=1
 fi
+# Skylake-Client's emulated PMU has full-width counter writes
+# (IA32_PERF_CAPABILITIES.FW_WRITE): perf must have found them.
+if [[ ($arch == x86_64 || $arch == i386) && $cpu == Skylake-Client* ]]; then
+	if grep -q '^Performance Events: .*full-width counters' "$console"; then
+		echo "$label/$cpu boot: ok - perf found full-width counter writes"
+		bp=$((bp + 1))
+	else
+		echo "$label/$cpu boot: not ok - perf found no full-width counter writes"
+		bf=$((bf + 1))
+	fi
+fi
 echo "$label/$cpu boot: $bp passed, $bf failed"
 record "$label/$cpu" boot "$bp" "$bf"
 

@@ -13,11 +13,19 @@
  *                                                    abandoned, refunded)
  *   syscall   mov; syscall (int $0x80); dec; jnz  4 (user mode only)
  * and the same through perf's self-monitoring read (the mmap page and
- * RDPMC) where perf offers it.  TAP output; exits 1 on a failure.
+ * RDPMC) where perf offers it.  Then the overflow's position: perf
+ * samples every P instructions (P prime) of a loop whose blocks are 32
+ * instructions long, and a SIGIO handler reads the count; with the
+ * interrupt right after the instruction that overflowed, every count
+ * read is P past the one before, exactly, where a skid to the block's
+ * end would vary it.  TAP output; exits 1 on a failure.
  *
  * pmu_exact --no-pmu: succeeds when perf has no hardware PMU here.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <linux/perf_event.h>
 #include <stdint.h>
@@ -115,6 +123,69 @@ static const struct loop loops[] = {
 	{ "fault", loop_fault, 4, NFAULT, 1 },
 	{ "syscall", loop_syscall, 4, N, 0 },
 };
+
+/* 32 instructions an iteration, one block: 30 NOPs, dec, jnz. */
+static void loop_long(unsigned long n)
+{
+	asm volatile("1: .rept 30; nop; .endr; dec %0; jnz 1b" : "+r"(n) : : "cc");
+}
+
+#define PERIOD		10007UL
+#define NSIGNALS	8
+
+static int ovf_fd = -1;
+static volatile int ovf_n;
+static volatile long long ovf_count[NSIGNALS];
+
+static void on_overflow(int sig)
+{
+	uint64_t v[3];
+
+	(void)sig;
+	if (ovf_n < NSIGNALS && read(ovf_fd, v, sizeof(v)) == sizeof(v))
+		ovf_count[ovf_n++] = v[0];
+}
+
+/* Each overflow's count, read by the handler: one period apart, exactly. */
+static void overflow_position(void)
+{
+	struct perf_event_attr attr;
+	long long d, bad = 0;
+	int i;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+	attr.sample_period = PERIOD;
+	attr.wakeup_events = 1;
+	attr.disabled = 1;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	ovf_fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	signal(SIGIO, on_overflow);
+	if (ovf_fd < 0 || fcntl(ovf_fd, F_SETOWN, getpid()) ||
+	    fcntl(ovf_fd, F_SETSIG, SIGIO) ||
+	    fcntl(ovf_fd, F_SETFL, O_ASYNC | O_NONBLOCK)) {
+		result(0, "overflow: perf_event_open with a period and SIGIO: %s",
+		       strerror(errno));
+		return;
+	}
+	ioctl(ovf_fd, PERF_EVENT_IOC_ENABLE, 0);
+	loop_long((NSIGNALS + 2) * PERIOD / 32);
+	ioctl(ovf_fd, PERF_EVENT_IOC_DISABLE, 0);
+	for (i = 1; i < ovf_n; i++) {
+		d = ovf_count[i] - ovf_count[i - 1];
+		if (d != (long long)PERIOD && !bad)
+			bad = d;
+	}
+	result(ovf_n == NSIGNALS && !bad,
+	       "overflow: %d signals every %lu instructions of 32-instruction blocks, the counts read %lld apart, expected %lu",
+	       ovf_n, PERIOD, bad ? bad : ovf_n > 1 ? ovf_count[1] - ovf_count[0] : -1LL,
+	       PERIOD);
+	close(ovf_fd);
+}
 
 static int perf_open(int exclude_kernel)
 {
@@ -227,7 +298,7 @@ int main(int argc, char **argv)
 		       fd < 0 ? strerror(errno) : "it has one");
 		return failures != 0;
 	}
-	printf("1..%zu\n", 2 * sizeof(loops) / sizeof(loops[0]) + 1);
+	printf("1..%zu\n", 2 * sizeof(loops) / sizeof(loops[0]) + 2);
 	if (fd < 0) {
 		printf("Bail out! perf_event_open(instructions:u): %s\n", strerror(errno));
 		return 1;
@@ -267,5 +338,6 @@ int main(int argc, char **argv)
 		       l->name, pc == MAP_FAILED ? " (no mmap page)" : "", l->n, 2 * l->n,
 		       c2 - c1, l->per_iter * l->n);
 	}
+	overflow_position();
 	return failures != 0;
 }

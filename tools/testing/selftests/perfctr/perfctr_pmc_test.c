@@ -248,6 +248,18 @@ static void read_upmcs(unsigned long v[6])
 #define LEAK_GROWTH_MAX(added)	10000UL
 #endif
 
+/*
+ * Instructions an i-mode counter may count past its overflow before the
+ * interrupt stops it: none on POWER (MMCR0[FCECE] freezes the counters)
+ * and under tools/qemu's x86 PMU; on x86 silicon the PMI comes a few
+ * instructions late (the SDM's "skid"), tens at most in a loop.
+ */
+#ifdef _ARCH_PPC64
+#define OVF_SKID_MAX	0ULL
+#else
+#define OVF_SKID_MAX	64ULL
+#endif
+
 static int have_pmcs(void)
 {
 	struct perfctr_info info;
@@ -1123,9 +1135,17 @@ TEST(imode_iresume_from_the_handler_gives_one_signal_per_period)
 	TH_LOG("%d signals, %llu instructions", signals, (unsigned long long)sum.pmc[0]);
 	EXPECT_EQ(0, LOAD(ovf_bad_code));
 	EXPECT_LE(10, signals);
-	/* Signal k came when the count reached k periods, exactly. */
+	/*
+	 * Signal k came when the count reached k periods: exactly where the
+	 * counter stops at the overflow (POWER's FCECE; tools/qemu's x86
+	 * PMU interrupts right after the overflowing instruction), plus the
+	 * interrupt's skid per period on x86 silicon (OVF_SKID_MAX).
+	 */
 	for (int k = 0; k < signals && k < 64; k++) {
-		EXPECT_EQ(100000ULL * (k + 1), ovf_sums[k]) {
+		EXPECT_LE(100000ULL * (k + 1), ovf_sums[k]) {
+			TH_LOG("signal %d", k + 1);
+		}
+		EXPECT_GE(100000ULL * (k + 1) + OVF_SKID_MAX * (k + 1), ovf_sums[k]) {
 			TH_LOG("signal %d", k + 1);
 		}
 	}
