@@ -124,6 +124,24 @@ static const struct loop loops[] = {
 	{ "syscall", loop_syscall, 4, N, 0 },
 };
 
+/* instructions (user mode only if @exclude_kernel), sampled every @period. */
+static int perf_open(int exclude_kernel, unsigned long period)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+	attr.sample_period = period;
+	attr.wakeup_events = !!period;
+	attr.disabled = 1;
+	attr.exclude_kernel = exclude_kernel;
+	attr.exclude_hv = 1;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+}
+
 /* 32 instructions an iteration, one block: 30 NOPs, dec, jnz. */
 static void loop_long(unsigned long n)
 {
@@ -149,21 +167,10 @@ static void on_overflow(int sig)
 /* Each overflow's count, read by the handler: one period apart, exactly. */
 static void overflow_position(void)
 {
-	struct perf_event_attr attr;
 	long long d, bad = 0;
 	int i;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_HARDWARE;
-	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
-	attr.sample_period = PERIOD;
-	attr.wakeup_events = 1;
-	attr.disabled = 1;
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	ovf_fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	ovf_fd = perf_open(1, PERIOD);
 	signal(SIGIO, on_overflow);
 	if (ovf_fd < 0 || fcntl(ovf_fd, F_SETOWN, getpid()) ||
 	    fcntl(ovf_fd, F_SETSIG, SIGIO) ||
@@ -187,20 +194,6 @@ static void overflow_position(void)
 	close(ovf_fd);
 }
 
-static int perf_open(int exclude_kernel)
-{
-	struct perf_event_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_HARDWARE;
-	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
-	attr.disabled = 1;
-	attr.exclude_kernel = exclude_kernel;
-	attr.exclude_hv = 1;
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	return syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-}
 
 static void *pages(const struct loop *l, unsigned long n)
 {
@@ -290,7 +283,7 @@ int main(int argc, char **argv)
 	int fd;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	fd = perf_open(1);
+	fd = perf_open(1, 0);
 	if (argc > 1 && !strcmp(argv[1], "--no-pmu")) {
 		printf("1..1\n");
 		result(fd < 0 && (errno == ENOENT || errno == EOPNOTSUPP),
@@ -313,7 +306,7 @@ int main(int argc, char **argv)
 	}
 	/* The kernel's instructions of the syscall loop are counted too. */
 	{
-		int kfd = perf_open(0);
+		int kfd = perf_open(0, 0);
 		const struct loop *l = &loops[3];
 		long long c1 = count_read(kfd, l, l->n), c2 = count_read(kfd, l, 2 * l->n);
 
