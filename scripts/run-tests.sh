@@ -87,10 +87,7 @@ x86_pmu_model() {	# cpu
 	esac
 }
 x86_pmu_arg() { [[ -n $(x86_pmu_model "$1") ]] || echo --no-pmu; }
-# The PAPI guests keep QEMU's PMU off for now: their expectations (the
-# component disabled with its reason on x86) predate the emulated PMU.
 x86_pmu=on
-[[ $mode == papi* ]] && x86_pmu=off
 # PERFCTR_QEMU_X86: another such qemu-system-x86_64 (a developer's build).
 if [[ $arch == x86_64 || $arch == i386 ]]; then
 	x86_qemu=${PERFCTR_QEMU_X86:-$(bash "$TOP/tools/qemu/build.sh")} ||

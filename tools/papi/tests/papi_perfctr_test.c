@@ -7,21 +7,26 @@
  *   perfctr virtual TSC with --with-virtualtimer=perfctr): they advance
  *   over a spin and not over a sleep, and in a forked child that has
  *   not initialised PAPI again.  Everywhere.
- * - Exact instruction counts through the component: on POWER8-10 (QEMU's
- *   pseries counts instructions in PMC5, with event 0x02 in PMC1-4 and
- *   with 0xfa in PMC4, cycles with 0x1e in PMC1-4 and in PMC6),
- *   a loop of n "bdnz" counts n plus a constant: the difference of two
+ * - Exact instruction counts through the component, on the PMUs the
+ *   project's QEMU emulates: POWER8-10 (pseries counts instructions in
+ *   PMC5, with event 0x02 in PMC1-4 and with 0xfa in PMC4, cycles with
+ *   0x1e in PMC1-4 and in PMC6) and x86 (tools/qemu: Intel's
+ *   architectural counters, general and fixed, and AMD's).  A loop of n
+ *   "bdnz" or n "loop" counts n plus a constant: the difference of two
  *   loop lengths must be exact.  QEMU ignores MMCR0's privilege freezes,
- *   so a count may include the kernel's instructions (an interrupt):
- *   each length is counted several times and the least count taken, as
- *   the perfctr selftests do.  Native events (libpfm4's POWER9 codes:
- *   PM_RUN_INST_CMPL 0x400fa on PMC4, PM_INST_CMPL 0x10002 on PMC1) and
- *   the preset PAPI_TOT_INS (perfctr built as component 0), three
- *   events at once (with PM_CYC_ALT, 0x2001e on PMC2: QEMU does not
- *   count PM_RUN_CYC's 0xf4), and an event the component must refuse (a
- *   marked event, which needs MMCRA), and PAPI_read() of an event set in
- *   a forked child that did not initialise PAPI again (an error, not a
- *   fault).
+ *   so a POWER count may include the kernel's instructions (an
+ *   interrupt): each length is counted several times and the least
+ *   count taken, as the perfctr selftests do.  The events are libpfm4's:
+ *   POWER9's PM_RUN_INST_CMPL (0x400fa on PMC4) and PM_INST_CMPL
+ *   (0x10002 on PMC1), Intel's INST_RETIRED:ANY_P and
+ *   INSTRUCTION_RETIRED, AMD's RETIRED_INSTRUCTIONS (plain and :u); the
+ *   preset PAPI_TOT_INS (perfctr built as component 0); three events at
+ *   once (with cycles: POWER's PM_CYC_ALT, 0x2001e on PMC2, as QEMU does
+ *   not count PM_RUN_CYC's 0xf4; Intel's UNHALTED_REFERENCE_CYCLES, fixed
+ *   counter 2; AMD's CPU_CLK_UNHALTED), an event the component must
+ *   refuse (POWER's marked events need MMCRA, Intel's offcore response
+ *   an extra MSR), and PAPI_read() of an event set in a forked child
+ *   that did not initialise PAPI again (an error, not a fault).
  * - The presets where the component is disabled (patch 0007): with
  *   kernel.perfctr_access 0 (the guest runs as root), a fresh process
  *   (this program, re-executed) finds perfctr disabled and PAPI_TOT_INS
@@ -30,7 +35,10 @@
  * - POWER9's L2/L3 events (units 6-9) count for every thread of the core
  *   and perfctr's kernel refuses them: the component refuses each at
  *   PAPI_add_event (PAPI_ENOSUPP), not at PAPI_start.
- * Where the component is disabled (x86 under TCG has no PMU) the count
+ * - PAPI_shutdown() and PAPI_library_init() again (PAPI's multiplex
+ *   ctests do so between their cases): the component is enabled again
+ *   and counts exactly.
+ * Where the component is disabled (a CPU model with no PMU) the count
  * tests are skipped with its disabled reason.
  *
  * Output: TAP ("ok N name", "not ok N name", "ok N name # SKIP reason").
@@ -47,7 +55,7 @@
 
 #include "papi.h"
 
-#define NTESTS		12
+#define NTESTS		13
 #define TRIES		15
 
 static int test_no, failures, cidx;
@@ -167,6 +175,62 @@ static inline __attribute__((always_inline)) void loop(unsigned long n)
 	__asm__ __volatile__("mtctr %0\n1:\tbdnz 1b" : : "r"(n) : "ctr");
 }
 #define HAVE_LOOP 1
+#elif defined(__i386__) || defined(__x86_64__)
+/* Exactly n LOOP instructions after the load of the count (n >= 1). */
+static inline __attribute__((always_inline)) void loop(unsigned long n)
+{
+	__asm__ __volatile__("1:\tloop 1b" : "+c"(n));
+}
+#define HAVE_LOOP 1
+#endif
+
+#ifdef HAVE_LOOP
+/*
+ * The events each PMU's tests use, by libpfm4's names: two instruction
+ * events (insn on a general counter), three events at once (two
+ * instruction events, then cycles: on Intel the reference cycles, whose
+ * encoding is fixed counter 2's), an event the component must refuse.
+ */
+struct pmu_events {
+	const char *pmu;		/* libpfm4's PMU name, a prefix */
+	const char *insn, *insn2;
+	const char *three[3];
+	const char *refused;		/* NULL: this PMU has none */
+	int refused_err;
+	const char *refused_why;
+};
+
+static const struct pmu_events pmu_table[] = {
+	{ "power", "PM_RUN_INST_CMPL", "PM_INST_CMPL",
+	  { "PM_RUN_INST_CMPL", "PM_INST_CMPL", "PM_CYC_ALT" },
+	  "PM_MRK_INST_CMPL", PAPI_ENOSUPP, "a marked event (PM_MRK_INST_CMPL)" },
+	{ "amd64", "RETIRED_INSTRUCTIONS", "RETIRED_INSTRUCTIONS:u",
+	  { "RETIRED_INSTRUCTIONS", "RETIRED_INSTRUCTIONS:u", "CPU_CLK_UNHALTED" },
+	  NULL, 0, "AMD's core events need no extra MSR" },
+	/* Intel: libpfm4's core PMUs (skl, icl, ...) and the architectural one. */
+	{ "", "INST_RETIRED:ANY_P", "INSTRUCTION_RETIRED",
+	  { "INST_RETIRED:ANY_P", "INSTRUCTION_RETIRED", "UNHALTED_REFERENCE_CYCLES" },
+	  "OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE", PAPI_ECOMBO,
+	  "an offcore response event (an extra MSR)" },
+};
+
+static const struct pmu_events *ev;
+
+/* The perfctr component's PMU, as libpfm4 names it. */
+static const char *pmu_name(void)
+{
+	return cinfo->pmu_names[0] ? cinfo->pmu_names[0] : "";
+}
+
+static const struct pmu_events *pmu_events(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(pmu_table) / sizeof(pmu_table[0]); i++)
+		if (strncmp(pmu_name(), pmu_table[i].pmu, strlen(pmu_table[i].pmu)) == 0)
+			return &pmu_table[i];
+	return NULL;
+}
 #endif
 
 #ifdef HAVE_LOOP
@@ -228,17 +292,17 @@ static void exact_counts(const char *name, const char *ev)
 	       n0, d0, n1, d1, d1 - d0, n1 - n0);
 }
 
-/* Three events at once, on PMC4, PMC1 and PMC2. */
+/* Three events at once (POWER: on PMC4, PMC1 and PMC2; Intel: one fixed). */
 static void three_events(void)
 {
-	static const char *const ev[] = { "PM_RUN_INST_CMPL", "PM_INST_CMPL", "PM_CYC_ALT" };
-	const char *name = "PM_RUN_INST_CMPL, PM_INST_CMPL and PM_CYC_ALT at once";
+	const char *name = "two instruction events and cycles at once";
 	long long a[3], b[3], d[3];
 	int set = PAPI_NULL, ret, i;
 
+	printf("# %s, %s and %s\n", ev->three[0], ev->three[1], ev->three[2]);
 	ret = PAPI_create_eventset(&set);
 	for (i = 0; i < 3 && ret == PAPI_OK; i++)
-		ret = PAPI_add_named_event(set, ev[i]);
+		ret = PAPI_add_named_event(set, ev->three[i]);
 	if (ret == PAPI_OK)
 		ret = PAPI_start(set);
 	if (ret != PAPI_OK) {
@@ -283,7 +347,7 @@ static long long inherit_count(int inherit, unsigned long n)
 		ret = PAPI_set_opt(PAPI_INHERIT, &opt);
 	}
 	if (ret == PAPI_OK)
-		ret = PAPI_add_named_event(set, "PM_RUN_INST_CMPL");
+		ret = PAPI_add_named_event(set, ev->insn);
 	if (ret == PAPI_OK)
 		ret = PAPI_start(set);
 	if (ret == PAPI_OK)
@@ -329,7 +393,7 @@ static void fork_read(void)
 
 	ret = PAPI_create_eventset(&set);
 	if (ret == PAPI_OK)
-		ret = PAPI_add_named_event(set, "PM_RUN_INST_CMPL");
+		ret = PAPI_add_named_event(set, ev->insn);
 	if (ret == PAPI_OK)
 		ret = PAPI_start(set);
 	if (ret != PAPI_OK) {
@@ -355,15 +419,24 @@ static void fork_read(void)
 	       WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
 }
 
-/* A marked event needs MMCRA, which perfctr keeps at zero: refused. */
+/*
+ * An event perfctr cannot program is refused when it is added: POWER's
+ * marked events need MMCRA, which perfctr keeps at zero; Intel's offcore
+ * response events an extra MSR.
+ */
 static void refused_event(void)
 {
+	const char *name = "an event needing a register perfctr does not program is refused";
 	int set = PAPI_NULL, ret;
 
+	if (!ev->refused) {
+		skip(name, ev->refused_why);
+		return;
+	}
 	PAPI_create_eventset(&set);
-	ret = PAPI_add_named_event(set, "PM_MRK_INST_CMPL");
-	result(ret == PAPI_ENOSUPP, "a marked event (PM_MRK_INST_CMPL) is refused",
-	       "PAPI_add_named_event: %s", PAPI_strerror(ret));
+	ret = PAPI_add_named_event(set, ev->refused);
+	result(ret == ev->refused_err, name, "%s: PAPI_add_named_event: %s (expected %s)",
+	       ev->refused_why, PAPI_strerror(ret), PAPI_strerror(ev->refused_err));
 	PAPI_cleanup_eventset(set);
 	PAPI_destroy_eventset(&set);
 }
@@ -493,6 +566,44 @@ static void cache_groups(void)
 	       name, "PM_L2_LD_MISS: %s; PM_L2_INST after PM_RUN_INST_CMPL (%s): %s",
 	       PAPI_strerror(f1), PAPI_strerror(f2), PAPI_strerror(two));
 }
+
+/*
+ * PAPI_shutdown() and PAPI_library_init() again, as PAPI's multiplex
+ * ctests do between their cases: the component comes back enabled, with
+ * its events, and counts.
+ */
+static void reinit(void)
+{
+	const char *name = "PAPI_shutdown() and PAPI_library_init(): the component counts again";
+	int set = PAPI_NULL, ret, code = 0;
+	long long d;
+
+	PAPI_shutdown();
+	ret = PAPI_library_init(PAPI_VER_CURRENT);
+	if (ret != PAPI_VER_CURRENT) {
+		result(0, name, "PAPI_library_init: %s", PAPI_strerror(ret));
+		return;
+	}
+	cinfo = PAPI_get_component_info(cidx);
+	if (cinfo == NULL || cinfo->disabled) {
+		result(0, name, "the component is disabled: %s",
+		       cinfo ? cinfo->disabled_reason : "no component info");
+		return;
+	}
+	ret = PAPI_event_name_to_code(ev->insn, &code);
+	if (ret == PAPI_OK)
+		ret = start_one(code, &set);
+	if (ret != PAPI_OK) {
+		result(0, name, "%s: %s", ev->insn, PAPI_strerror(ret));
+		return;
+	}
+	d = min_count(set, 0, 100010) - min_count(set, 0, 10);
+	PAPI_stop(set, NULL);
+	PAPI_cleanup_eventset(set);
+	PAPI_destroy_eventset(&set);
+	result(d == 100000, name, "%s: loops of 100010 and 10 differ by %lld (expected 100000)",
+	       ev->insn, d);
+}
 #endif
 
 int main(int argc, char **argv)
@@ -527,8 +638,10 @@ int main(int argc, char **argv)
 	} else {
 #ifdef HAVE_LOOP
 		reason[0] = 0;
-		exact_counts("exact instruction count, PM_RUN_INST_CMPL", "PM_RUN_INST_CMPL");
-		exact_counts("exact instruction count, PM_INST_CMPL", "PM_INST_CMPL");
+		ev = pmu_events();
+		printf("# the component's PMU: %s\n", pmu_name());
+		exact_counts("exact instruction count, first instruction event", ev->insn);
+		exact_counts("exact instruction count, second instruction event", ev->insn2);
 		if (PAPI_get_event_component(PAPI_TOT_INS) == cidx)
 			exact_counts("exact instruction count, PAPI_TOT_INS", "PAPI_TOT_INS");
 		else
@@ -540,6 +653,7 @@ int main(int argc, char **argv)
 		refused_event();
 		presets_fallback();
 		cache_groups();
+		reinit();
 #else
 		snprintf(reason, sizeof(reason), "no exact instruction loop for this architecture");
 #endif
