@@ -67,12 +67,14 @@ boot_all ppc64be ${PPC64BE_CPUS-POWER9}
 # PAPI with the perfctr component (tools/papi, built for the guests and
 # cached): exact instruction counts on POWER9 and on tools/qemu's x86
 # PMUs (Intel's architectural counters on x86_64/Skylake-Client, AMD's
-# core counters under i386's 32-bit build on max), the timers
+# core counters under i386's 32-bit build on max, the P6's two counters
+# and single enable bit on pentium3), the timers
 # everywhere, the component disabled with its reason on i386/pentium
 # (no counters: the CPU model has no PMU) and on ppc32 (the G4: PAPI's
 # bundled libpfm4, no events for its CPU).
 group x86_64/Skylake-Client:papi bash "$TOP/scripts/run-tests.sh" x86_64 Skylake-Client papi
 group i386/max:papi bash "$TOP/scripts/run-tests.sh" i386 max papi
+group i386/pentium3:papi bash "$TOP/scripts/run-tests.sh" i386 pentium3 papi
 group i386/pentium:papi bash "$TOP/scripts/run-tests.sh" i386 pentium papi
 group ppc64/POWER9:papi bash "$TOP/scripts/run-tests.sh" ppc64 POWER9 papi
 group ppc32/G4:papi bash "$TOP/scripts/run-tests.sh" ppc32 G4 papi
