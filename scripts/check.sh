@@ -55,6 +55,10 @@ boot_all() {
 # below run on.
 group qemu-patches bash "$TOP/tools/qemu/check.sh"
 boot_all x86_64 ${X86_CPUS-max}
+# The emulated PMU against QEMU's own instruction count (-icount
+# shift=0, one CPU): Intel's architectural counters and AMD's.
+group x86_64/Skylake-Client:icount bash "$TOP/scripts/run-tests.sh" x86_64 Skylake-Client icount
+group x86_64/max:icount bash "$TOP/scripts/run-tests.sh" x86_64 max icount
 # make try's boot on the x86_64 kernel just booted: KVM tried (a short
 # bound), the fallback to TCG, perfctr-selftest and perfex in the guest.
 group try bash "$TOP/scripts/try.sh" --check

@@ -27,6 +27,9 @@
 #                                       scripts/papi-guest.sh)
 #                                       | papi-bench (papi_bench on the
 #                                       bench kernel)
+#                                       | icount (x86: tools/qemu's PMU
+#                                       against QEMU's -icount, one CPU:
+#                                       pmu_exact --icount)
 #
 # PERFCTR_LIB_SRC: a libperfctr tree to build instead of the applied
 # kernel tree's (to try library changes on a kernel already built).
@@ -151,7 +154,7 @@ if [[ $mode == bench-marker ]]; then
 fi
 cp "$CACHE/tests/$label"/perfctr_{test,pmc_test,demo,bench} "$work/root/tests/"
 # The emulated x86 PMU through mainline perf (tools/qemu/tests/pmu_exact.c).
-if [[ $mode == kselftest && ($arch == x86_64 || $arch == i386) ]]; then
+if [[ ($mode == kselftest || $mode == icount) && ($arch == x86_64 || $arch == i386) ]]; then
 	$cc -static -O2 -Wall -Wextra -Werror -o "$work/root/tests/pmu_exact" \
 		"$TOP/tools/qemu/tests/pmu_exact.c" || die "pmu_exact does not build with $cc"
 fi
@@ -257,6 +260,8 @@ elif [ "$mode" = bench-icount-base ] || [ "$mode" = bench-icount-off ]; then
 	./perfctr_bench --insns-per-switch-icount --no-perfctr; echo "PERFCTR-EXIT bench \$?"
 elif [ "$mode" = bench-base ] || [ "$mode" = bench-switch ] || [ "$mode" = bench-off ]; then
 	./perfctr_bench --switch-only; echo "PERFCTR-EXIT bench \$?"
+elif [ "$mode" = icount ]; then
+	./pmu_exact --icount 2>&1 | sed 's/^/PMU: /'
 else
 	./pmu_exact $(x86_pmu_arg "$cpu") 2>&1 | sed 's/^/PMU: /'
 	if [ -n "$(x86_pmu_model "$cpu")" ]; then
@@ -330,7 +335,7 @@ fi
 # Instructions by the clock: QEMU's virtual clock advances a nanosecond
 # per instruction executed (of every CPU: one CPU), and the guest's TSC
 # and timebase follow it; sleep=off keeps idle time out of it.
-if [[ $mode == bench-icount* ]]; then
+if [[ $mode == bench-icount* || $mode == icount ]]; then
 	for ((i = 0; i < ${#qemu[@]}; i++)); do
 		if [[ ${qemu[i]} == -smp ]]; then qemu[i + 1]=1; fi
 	done
@@ -379,6 +384,12 @@ fi
 if [[ $mode == papi ]]; then
 	papi_report "$console"
 	kernel_log papi-kernel-log
+	exit $failed
+fi
+if [[ $mode == icount ]]; then
+	ktap_report "$console" "$label/$cpu" 'PMU: ' qemu-icount
+	grep '^PMU: #' "$console" | head -40
+	kernel_log icount-kernel-log
 	exit $failed
 fi
 

@@ -21,9 +21,24 @@
  * end would vary it.  TAP output; exits 1 on a failure.
  *
  * pmu_exact --no-pmu: succeeds when perf has no hardware PMU here.
+ *
+ * pmu_exact --icount: under QEMU's -icount shift=0 (one CPU), where the
+ * TSC advances one tick per instruction executed, the PMU against
+ * QEMU's own instruction count: each loop (faults and indirect branches
+ * included) runs between two samples of the TSC and of perf's count of
+ * user and kernel instructions, taken a fixed number of instructions
+ * apart; the two deltas must be equal.  An interrupt in the loop is in
+ * both, except its REP string instructions, which icount counts per
+ * iteration and the PMU, as the hardware does, once; a switch to
+ * another task is in the TSC's alone (the count stops).  So the loops
+ * are short (most tries see no tick), the faults are read faults (the
+ * zero page: no clear_page(), whose REP STOSB a store fault would add),
+ * and of several tries one at least must be exact and none may have
+ * the PMU ahead of the clock.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -276,6 +291,158 @@ static long long count_mmap(struct perf_event_mmap_page *pc,
 	return b - a;
 }
 
+/* The TSC and perf's count, the same number of instructions apart each time. */
+static __attribute__((noinline)) int sample(volatile struct perf_event_mmap_page *pc,
+					    uint64_t *tsc, uint64_t *val)
+{
+	uint32_t seq, idx, lo, hi;
+	uint64_t count;
+	int64_t pmc;
+
+	do {
+		seq = pc->lock;
+		asm volatile("" ::: "memory");
+		idx = pc->index;
+		count = pc->offset;
+		if (!pc->cap_user_rdpmc || !idx)
+			return -1;
+		asm volatile("rdtsc" : "=a"(lo), "=d"(hi));
+		pmc = rdpmc(idx - 1);
+		pmc <<= 64 - pc->pmc_width;
+		pmc >>= 64 - pc->pmc_width;
+		count += pmc;
+		asm volatile("" ::: "memory");
+	} while (pc->lock != seq);
+	*tsc = lo | (uint64_t)hi << 32;
+	*val = count;
+	return 0;
+}
+
+#define ICOUNT_TRIES 8
+
+static volatile struct perf_event_mmap_page *pc_icount;
+
+/* A read of a new page each iteration: the zero page mapped, 4 instructions. */
+static void loop_read_fault(unsigned long n, void *p)
+{
+	unsigned int v;
+
+	asm volatile("1: movzbl (%2), %1\n"
+		     "add $4096, %2\n"
+		     "dec %0\n"
+		     "jnz 1b"
+		     : "+r"(n), "=&r"(v), "+r"(p) : : "cc", "memory");
+}
+
+/* A REP STOSB of 64 bytes each iteration: 5 instructions retired. */
+static void loop_rep(unsigned long n, void *p)
+{
+	static char buf[64];
+	unsigned long c;
+	void *d;
+
+	(void)p;
+	asm volatile("1: lea %4, %2\n"
+		     "mov $64, %1\n"
+		     "rep stosb\n"
+		     "dec %0\n"
+		     "jnz 1b"
+		     : "+r"(n), "=&c"(c), "=&D"(d), "=m"(buf) : "m"(buf), "a"(0) : "cc");
+}
+
+/*
+ * QEMU's icount counts a REP string instruction per iteration and once
+ * more for the final test of the count (65 for 64 bytes), the PMU once,
+ * as the hardware retires it: icount's excess is @rep per iteration,
+ * or, for the faults, whatever the kernel's REPs add per fault (KASAN's
+ * stack redzones are REP STOS), the same at n and 2n faults (rep < 0).
+ */
+struct icount_loop {
+	struct loop l;
+	long long rep;
+};
+
+static const struct icount_loop icount_loops[] = {
+	{ { "plain", loop_plain, 2, N, 0 }, 0 },
+	{ { "indirect", loop_indirect, 3, N, 0 }, 0 },
+	{ { "syscall", loop_syscall, 4, 100, 0 }, 0 },
+	{ { "rep stosb", loop_rep, 5, 1000, 0 }, 64 },
+	{ { "read fault", loop_read_fault, 4, 20, 1 }, -1 },
+};
+
+/*
+ * @n iterations of @l, ICOUNT_TRIES times: icount's excess over the PMU
+ * in the tries where it is least (no task switch, no tick), or LLONG_MIN
+ * if the PMU was ever ahead or a sample failed; *@exact: how many tries
+ * had that least excess, *@insns the PMU's count in the first of them.
+ */
+static long long icount_excess(const struct loop *l, unsigned long n, int *exact,
+			       long long *insns)
+{
+	long long d, least = LLONG_MAX;
+	unsigned int t;
+
+	*exact = 0;
+	for (t = 0; t < ICOUNT_TRIES; t++) {
+		uint64_t t0, c0, t1, c1;
+		void *p = pages(l, n);
+
+		if (sample(pc_icount, &t0, &c0))
+			return LLONG_MIN;
+		l->fn(n, p);
+		if (sample(pc_icount, &t1, &c1))
+			return LLONG_MIN;
+		if (p)
+			munmap(p, n * 4096);
+		d = (long long)(t1 - t0) - (long long)(c1 - c0);
+		printf("# %s: %lu iterations, try %u: TSC %llu, instructions %llu\n", l->name,
+		       n, t, (unsigned long long)(t1 - t0), (unsigned long long)(c1 - c0));
+		if (d < 0)
+			return LLONG_MIN;
+		if (d < least) {
+			least = d;
+			*exact = 0;
+			*insns = c1 - c0;
+		}
+		*exact += d == least;
+	}
+	return least;
+}
+
+static int icount_tests(void)
+{
+	unsigned int i;
+	int fd = perf_open(0, 0);
+
+	printf("1..%zu\n", sizeof(icount_loops) / sizeof(icount_loops[0]));
+	pc_icount = fd < 0 ? MAP_FAILED : mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, fd, 0);
+	if (pc_icount == MAP_FAILED) {
+		printf("Bail out! perf's instructions with an mmap page: %s\n", strerror(errno));
+		return 1;
+	}
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (i = 0; i < sizeof(icount_loops) / sizeof(icount_loops[0]); i++) {
+		const struct icount_loop *il = &icount_loops[i];
+		const struct loop *l = &il->l;
+		long long insns = 0, insns2 = 0, d, d2;
+		int exact, exact2;
+
+		d = icount_excess(l, l->n, &exact, &insns);
+		if (il->rep >= 0) {
+			result(d == il->rep * (long long)l->n &&
+			       insns >= (long long)(l->per_iter * l->n),
+			       "%s: icount exceeds perf's instructions by %lld in %d of %u tries, expected %lld (%lld a REP)",
+			       l->name, d, exact, ICOUNT_TRIES, il->rep * (long long)l->n, il->rep);
+			continue;
+		}
+		d2 = icount_excess(l, 2 * l->n, &exact2, &insns2);
+		result(d != LLONG_MIN && d2 == 2 * d && insns2 - insns >= (long long)(l->per_iter * l->n),
+		       "%s: icount exceeds perf's instructions by %lld at %lu faults and by %lld at %lu (the kernel's REP iterations: twice as many)",
+		       l->name, d, l->n, d2, 2 * l->n);
+	}
+	return failures != 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct perf_event_mmap_page *pc;
@@ -283,6 +450,8 @@ int main(int argc, char **argv)
 	int fd;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 1 && !strcmp(argv[1], "--icount"))
+		return icount_tests();
 	fd = perf_open(1, 0);
 	if (argc > 1 && !strcmp(argv[1], "--no-pmu")) {
 		printf("1..1\n");
