@@ -251,47 +251,11 @@ static uint64_t rdpmc(uint32_t c)
 	return lo | (uint64_t)hi << 32;
 }
 
-/* perf's self-monitoring read (Documentation of perf_event_mmap_page). */
-static int mmap_read(volatile struct perf_event_mmap_page *pc, uint64_t *val)
-{
-	uint32_t seq, idx;
-	uint64_t count;
-	int64_t pmc;
-
-	do {
-		seq = pc->lock;
-		asm volatile("" ::: "memory");
-		idx = pc->index;
-		count = pc->offset;
-		if (!pc->cap_user_rdpmc || !idx)
-			return -1;
-		pmc = rdpmc(idx - 1);
-		pmc <<= 64 - pc->pmc_width;
-		pmc >>= 64 - pc->pmc_width;
-		count += pmc;
-		asm volatile("" ::: "memory");
-	} while (pc->lock != seq);
-	*val = count;
-	return 0;
-}
-
-static long long count_mmap(struct perf_event_mmap_page *pc,
-			    const struct loop *l, unsigned long n)
-{
-	uint64_t a, b;
-	void *p = pages(l, n);
-
-	if (mmap_read(pc, &a))
-		return -1;
-	l->fn(n, p);
-	if (mmap_read(pc, &b))
-		return -1;
-	if (p)
-		munmap(p, n * 4096);
-	return b - a;
-}
-
-/* The TSC and perf's count, the same number of instructions apart each time. */
+/*
+ * perf's self-monitoring read (Documentation of perf_event_mmap_page),
+ * with the TSC read beside it: the two the same number of instructions
+ * apart each time.
+ */
 static __attribute__((noinline)) int sample(volatile struct perf_event_mmap_page *pc,
 					    uint64_t *tsc, uint64_t *val)
 {
@@ -316,6 +280,29 @@ static __attribute__((noinline)) int sample(volatile struct perf_event_mmap_page
 	*tsc = lo | (uint64_t)hi << 32;
 	*val = count;
 	return 0;
+}
+
+static int mmap_read(volatile struct perf_event_mmap_page *pc, uint64_t *val)
+{
+	uint64_t tsc;
+
+	return sample(pc, &tsc, val);
+}
+
+static long long count_mmap(struct perf_event_mmap_page *pc,
+			    const struct loop *l, unsigned long n)
+{
+	uint64_t a, b;
+	void *p = pages(l, n);
+
+	if (mmap_read(pc, &a))
+		return -1;
+	l->fn(n, p);
+	if (mmap_read(pc, &b))
+		return -1;
+	if (p)
+		munmap(p, n * 4096);
+	return b - a;
 }
 
 #define ICOUNT_TRIES 8
