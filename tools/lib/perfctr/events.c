@@ -1258,7 +1258,7 @@ static int add_event(const struct perfctr_info *info, struct perfctr_cpu_control
 	const char *p = spec, *at;
 	char *name = NULL, *work = NULL, *fstr = NULL, *colon;
 	unsigned int core = PERFEX_CORE_ANY;
-	int kind = KIND_RAW, prefer_fixed = -1, g, r = -1;
+	int kind = KIND_RAW, prefer_fixed = -1, g, r = -1, user_dfl = 0;
 	long pmc = -1;
 
 	if (!ev->pmu.known)
@@ -1291,6 +1291,7 @@ static int add_event(const struct perfctr_info *info, struct perfctr_cpu_control
 		goto out;
 	if (g) {
 		kind = KIND_PERF;
+		user_dfl = !plm;
 #ifndef _ARCH_PPC
 		if (!plm)
 			plm = PERFEX_PLM_USER;
@@ -1324,6 +1325,7 @@ static int add_event(const struct perfctr_info *info, struct perfctr_cpu_control
 				     name);
 				goto out;
 			}
+			user_dfl = !plm;
 			if (!plm)
 				plm = PERFEX_PLM_USER;
 			if (generic_encode(&ev->pmu, cc, name, g, plm, pmc, &code, &prefer_fixed,
@@ -1356,6 +1358,19 @@ static int add_event(const struct perfctr_info *info, struct perfctr_cpu_control
 	if (kind == KIND_GENERIC && is_fixed_pmc(&ev->pmu, cc->pmc_map[i]))
 		code = cc->pmc_map[i] == 4 ? 0x500fa : 0x600f4;
 #endif
+	/* Counted in user mode as no modifier was given: the name says so. */
+	if (user_dfl && !fstr) {
+		size_t len = strlen(name);
+		char *un = realloc(name, len + 3);
+
+		if (!un) {
+			fail(err, errlen, "out of memory");
+			goto out;
+		}
+		/* perf's spelling: instructions:u, cpu/event=0xc0/u. */
+		memcpy(un + len, len && un[len - 1] == '/' ? "u" : ":u", 3);
+		name = un;
+	}
 	cc->nractrs = i + 1;
 	ev->placed[i] = !!at;
 	ev->name[i] = fstr ? fstr : name;

@@ -504,10 +504,16 @@ static void test_model(void)
 		  ev.code[3] == pfm_code("RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED"),
 		  "AMD generic events are libpfm4's CYCLES_NOT_IN_HALT, RETIRED_*");
 	}
+	T(!r && !strcmp(ev.name[0], "cycles:u") && !strcmp(ev.name[1], "instructions:u"),
+	  "names without a modifier say the mode counted: cycles:u, instructions:u");
 	T(perfex_event_counts(NULL, &cc, &ev, 0) == PERFEX_COUNTS_CYCLES &&
 	  perfex_event_counts(NULL, &cc, &ev, 1) == PERFEX_COUNTS_INSTRUCTIONS &&
 	  perfex_ipc_events(NULL, &cc, &ev, &inst, &cyc) && inst == 1 && cyc == 0,
 	  "IPC of the generic instructions and cycles");
+	reset(&cc, &ev, model->fixed);
+	r = add(&cc, &ev, "instructions:k,cycles:uk", err, sizeof(err));
+	T(!r && !strcmp(ev.name[0], "instructions:k") && !strcmp(ev.name[1], "cycles:uk"),
+	  "names with a modifier keep it: instructions:k, cycles:uk");
 
 	/* The fixed counters taken: instructions and cycles on general counters. */
 	if (intel) {
@@ -526,7 +532,7 @@ static void test_model(void)
 		snprintf(want, sizeof(want), "%s counts only on fixed counter 2", ref_name);
 		r = add(&cc, &ev, list, err, sizeof(err));
 		T(r && cc.pmc_map[0] == FIXED(2) && cc.evntsel[0] == 2 && strstr(err, want) &&
-		  strstr(err, "(ref-cycles), which ref-cycles already takes"),
+		  strstr(err, "(ref-cycles), which ref-cycles:u already takes"),
 		  "ref-cycles on fixed counter 2; a second one refused");
 		reset(&cc, &ev, 0x3);
 		r = add(&cc, &ev, ref_name, err, sizeof(err));
@@ -1134,7 +1140,7 @@ static void test_ppc_model(void)
 	  "PMC6 taken: cycles on PMC1, as libpfm4's PM_CYC");
 	r = ppc_add(&cc, &ev, "cycles,cycles,cycles", err, sizeof(err));
 	if (p10)
-		T(r && strstr(err, "cycles counts on PMC1 only, which cycles takes"),
+		T(r && strstr(err, "cycles counts on PMC1 only, which cycles:u takes"),
 		  "PMC1 taken: cycles refused (PM_CYC is PMC1's)");
 	else
 		T(!r && cc.pmc_map[2] == 1 && cc.evntsel[2] == 0x1e &&
