@@ -109,6 +109,13 @@ static void print_count(FILE *f, const struct perfex_counts *c, int i)
 	fprintf(f, "%19llu", count_of(c, i, 0));
 }
 
+/* -r: the spread of count @i (-1: the TSC) over the runs, as perf stat prints it. */
+static void print_noise(FILE *f, const struct perfex_counts *c, int i)
+{
+	if (c->runs > 1)
+		fprintf(f, "\t( +-%6.2f%% )", c->noise[i + 1]);
+}
+
 void perfex_print_text(FILE *f, const struct perfex_report *r)
 {
 	static const int parts[] = { 1, 2, 0 };	/* self, children, total */
@@ -118,10 +125,14 @@ void perfex_print_text(FILE *f, const struct perfex_report *r)
 	unsigned int i, k;
 	double v;
 
+	if (c->runs > 1)
+		fprintf(f, "runs\t\t\t%19u\t%s\n", c->runs,
+			"the counts are their means, +- the spread (perf stat -r's)");
 	if (c->inherit)
 		fprintf(f, "\t\t\t%19s %19s %19s\n", "self", "children", "total");
 	fprintf(f, "tsc\t\t\t");
 	print_count(f, c, -1);
+	print_noise(f, c, -1);
 	fputc('\n', f);
 	for (i = 0; i < cc->nractrs; i++) {
 		fprintf(f, "event 0x%08X", cc->evntsel[i]);
@@ -131,7 +142,9 @@ void perfex_print_text(FILE *f, const struct perfex_report *r)
 #endif
 		fprintf(f, "@%u\t", cc->pmc_map[i]);
 		print_count(f, c, i);
-		fprintf(f, "\t%s\n", r->ev->name[i]);
+		fprintf(f, "\t%s", r->ev->name[i]);
+		print_noise(f, c, i);
+		fputc('\n', f);
 	}
 	if (tsc_seconds(info, c, 0, &v)) {
 		fprintf(f, "tsc seconds\t\t");
@@ -188,7 +201,10 @@ void perfex_print_json(FILE *f, const struct perfex_report *r)
 	}
 	fprintf(f, "], \"cpu_type\": %u, \"cpu_name\": ", info->cpu_type);
 	json_string(f, perfctr_info_cpu_name(info));
-	fprintf(f, ", \"cpu_khz\": %u, \"tsc\": %llu", info->cpu_khz, count_of(c, -1, 0));
+	fprintf(f, ", \"cpu_khz\": %u", info->cpu_khz);
+	if (c->runs > 1)
+		fprintf(f, ", \"runs\": %u, \"tsc_noise_pct\": %.2f", c->runs, c->noise[0]);
+	fprintf(f, ", \"tsc\": %llu", count_of(c, -1, 0));
 	json_parts(f, c, -1, "tsc_");
 	if (tsc_seconds(info, c, 0, &v))
 		fprintf(f, ", \"tsc_seconds\": %.6f", v);
@@ -205,6 +221,8 @@ void perfex_print_json(FILE *f, const struct perfex_report *r)
 		fprintf(f, ", \"code\": \"0x%llx\", \"pmc\": %u, \"evntsel\": \"0x%08x\"",
 			r->ev->code[i], cc->pmc_map[i], cc->evntsel[i]);
 		fprintf(f, ", \"count\": %llu", count_of(c, i, 0));
+		if (c->runs > 1)
+			fprintf(f, ", \"noise_pct\": %.2f", c->noise[i + 1]);
 		json_parts(f, c, i, "");
 		fputc('}', f);
 	}
@@ -272,6 +290,8 @@ static void csv_count(FILE *f, const struct perfex_report *r, int i, const char 
 
 	fprintf(f, "%llu%s%s", count_of(c, i, 0), sep, sep);
 	csv_field(f, name, sep);
+	if (c->runs > 1)	/* perf stat -r's field after the event */
+		fprintf(f, "%s%.2f%%", sep, c->noise[i + 1]);
 	fputs(sep, f);
 	if (ns)
 		fprintf(f, "%llu", ns);
@@ -289,11 +309,12 @@ static void csv_count(FILE *f, const struct perfex_report *r, int i, const char 
 }
 
 /* A number of the run: value SEP unit SEP name, four empty fields, self SEP children. */
-static void csv_line(FILE *f, const char *value, const char *unit, const char *name,
-		     const char *self, const char *children, const char *sep)
+static void csv_line(FILE *f, const struct perfex_counts *c, const char *value,
+		     const char *unit, const char *name, const char *self, const char *children,
+		     const char *sep)
 {
-	fprintf(f, "%s%s%s%s%s%s%s%s%s%s%s%s%s\n", value, sep, unit, sep, name, sep, sep, sep,
-		sep, sep, self, sep, children);
+	fprintf(f, "%s%s%s%s%s%s", value, sep, unit, sep, name, c->runs > 1 ? sep : "");
+	fprintf(f, "%s%s%s%s%s%s%s%s\n", sep, sep, sep, sep, sep, self, sep, children);
 }
 
 void perfex_print_csv(FILE *f, const struct perfex_report *r, const char *sep)
@@ -311,18 +332,18 @@ void perfex_print_csv(FILE *f, const struct perfex_report *r, const char *sep)
 			tsc_seconds(r->info, c, k, &d);
 			snprintf(v[k], sizeof(v[k]), "%.6f", d);
 		}
-		csv_line(f, v[0], "s", "tsc_seconds", c->inherit ? v[1] : "",
+		csv_line(f, c, v[0], "s", "tsc_seconds", c->inherit ? v[1] : "",
 			 c->inherit ? v[2] : "", sep);
 	}
 	snprintf(buf, sizeof(buf), "%.6f", c->elapsed);
-	csv_line(f, buf, "s", "elapsed_seconds", "", "", sep);
+	csv_line(f, c, buf, "s", "elapsed_seconds", "", "", sep);
 	if (c->inherit) {
 		snprintf(buf, sizeof(buf), "%u", c->children.nr_merged);
-		csv_line(f, buf, "", "children_merged", "", "", sep);
+		csv_line(f, c, buf, "", "children_merged", "", "", sep);
 		snprintf(buf, sizeof(buf), "%u", c->children.nr_unmerged);
-		csv_line(f, buf, "", "children_unmerged", "", "", sep);
+		csv_line(f, c, buf, "", "children_unmerged", "", "", sep);
 		snprintf(buf, sizeof(buf), "%u", c->children.nr_running);
-		csv_line(f, buf, "", "children_running", "", "", sep);
+		csv_line(f, c, buf, "", "children_running", "", "", sep);
 	}
 }
 
@@ -339,6 +360,8 @@ static void json_count(FILE *f, const struct perfex_report *r, int i, const char
 	fprintf(f, "{\"counter-value\" : \"%llu.000000\", \"unit\" : \"\", \"event\" : ",
 		count_of(c, i, 0));
 	json_string(f, name);
+	if (c->runs > 1)	/* perf stat -r -j's */
+		fprintf(f, ", \"variance\" : %.2f", c->noise[i + 1]);
 	fprintf(f, ", \"event-runtime\" : %llu, \"pcnt-running\" : 100.00",
 		runtime_ns(r->info, c));
 	if (metric_of(c, i, &m, &unit))

@@ -25,6 +25,8 @@ struct perfex_counts {
 	double elapsed;			/* wall-clock seconds */
 	int ipc;			/* events ipc_inst and ipc_cyc give the IPC */
 	unsigned int ipc_inst, ipc_cyc;
+	unsigned int runs;		/* -r: the counts are the runs' means */
+	double noise[PERFCTR_NRCTRS + 1];	/* their spread in percent; 0: the TSC */
 };
 
 /* Everything an output needs: what ran, how it was counted, and the counts. */

@@ -50,6 +50,9 @@
 
 static const char *prog = "perfex";
 
+/* -r: at most this many runs. */
+#define PERFEX_MAX_RUNS	100000
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -66,7 +69,9 @@ static void usage(FILE *f)
 		"  --inherit                 the default; accepted for compatibility\n"
 		"  -I MSECS                  perf stat's interval printing: refused (perfex\n"
 		"                            reads the counters once, when the command exits)\n"
-		"  -a, -C, -p, -t, -r        perf stat's: refused, each saying what to use\n"
+		"  -r N, --repeat=N          run the command N times: the counts' means and\n"
+		"                            their spread (perf stat -r's, +- percent)\n"
+		"  -a, -C, -p, -t            perf stat's: refused, each saying what to use\n"
 		"  -l, --list                list the events of this CPU\n"
 		"  --marker                  print the regions of the command's marker API\n"
 		"                            (perfctr_marker(3), likwid's macros) after the counts\n"
@@ -426,6 +431,201 @@ static FILE *open_output(const char *name, int *failed)
 	return stderr;
 }
 
+/* One run of the command: its counts and how it ended. */
+struct run_result {
+	struct perfctr_sum_ctrs self;
+	struct vperfctr_children children;
+	double elapsed;
+	int status;
+	FILE *mtmp;			/* --marker: the command's tables */
+};
+
+/*
+ * Run the command once with @control: -1 when it ran and *@res has its
+ * counts, or perfex's exit status when it did not (perfex's failure,
+ * 125; the command's exec failure, 126 or 127).
+ */
+static int run_once(const struct vperfctr_control *control, const struct perfctr_info *info,
+		    const struct perfex_events *ev, const cpu_set_t *cpus, int marker, int json,
+		    const char *sep, char *const *cmd, struct run_result *res)
+{
+	int inherit = !!(control->flags & VPERFCTR_CONTROL_INHERIT);
+	char mdir[] = "/tmp/perfex-marker.XXXXXX", mpath[sizeof(mdir) + 3];
+	int sv[2], fd, err, status, exec_fd, exec_failed = 0;
+	char what[64], exec_what[64];
+	struct timespec t0, t1;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		die("socketpair: %s: perfex needs a kernel with CONFIG_NET and CONFIG_UNIX",
+		    strerror(errno));
+	/* The marker's tables: a directory the command's processes write in, removed below. */
+	if (marker) {
+		if (!mkdtemp(mdir))
+			die("--marker: %s: %s", mdir, strerror(errno));
+		snprintf(mpath, sizeof(mpath), "%s/%%p", mdir);
+	}
+	fflush(NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = fork();
+	if (pid < 0) {
+		if (marker)
+			rmdir(mdir);
+		die("fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		if (marker && marker_env(mpath, json, sep, ev, control->cpu_control.nractrs)) {
+			send_state(sv[1], errno, -1, "setenv");
+			_exit(127);
+		}
+		if (cpus && sched_setaffinity(0, sizeof(*cpus), cpus)) {
+			send_state(sv[1], errno, -1, "sched_setaffinity");
+			_exit(127);
+		}
+		fd = perfctr_sys_vopen(0, VPERFCTR_OPEN_CREAT);
+		if (fd < 0) {
+			send_state(sv[1], errno, -1, "vperfctr_open");
+			_exit(127);
+		}
+		/*
+		 * No VPERFCTR_CONTROL_CLOEXEC: the counters must survive exec.
+		 * A failure is explained here, in the thread that asked:
+		 * perfctr_strerror()'s EACCES advice goes by its control.
+		 */
+		if (perfctr_sys_vcontrol(fd, control)) {
+			err = errno;
+			explain("vperfctr_control", err, info);
+			send_state(sv[1], err, -1, EXPLAINED);
+			_exit(127);
+		}
+		if (send_state(sv[1], 0, fd, ""))
+			_exit(127);
+		close(fd);
+		/* A successful exec closes sv[1] (close-on-exec): perfex sees its end. */
+		execvp(cmd[0], cmd);
+		err = errno;
+		fprintf(stderr, "%s: %s: %s\n", prog, cmd[0], strerror(err));
+		send_state(sv[1], err, -1, "exec");
+		_exit(err == ENOENT ? 127 : 126);
+	}
+	close(sv[1]);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	err = recv_state(sv[0], &fd, what, sizeof(what));
+	/* Then the end of the stream at the exec, or the exec's failure. */
+	if (!err && recv_state(sv[0], &exec_fd, exec_what, sizeof(exec_what)) != -EPIPE)
+		exec_failed = 1;
+	close(sv[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die("waitpid: %s", strerror(errno));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	res->elapsed = seconds(&t0, &t1);
+	res->status = status;
+	res->mtmp = NULL;
+	if (marker) {
+		res->mtmp = tmpfile();
+		marker_collect(mdir, res->mtmp);
+	}
+	if (err) {
+		if (!strcmp(what, EXPLAINED))
+			return 125;
+		if (perfctr_call(what))
+			explain(what, -err, info);
+		else
+			fprintf(stderr, "%s: %s: %s\n", prog, what, strerror(-err));
+		return 125;
+	}
+	if (fd < 0)
+		die("no descriptor from the child");
+	if (exec_failed) {
+		/* The command did not run (the child said why): no counts. */
+		close(fd);
+		return WIFEXITED(status) ? WEXITSTATUS(status) : 127;
+	}
+	/* The command's threads and children are gone: the merges are done. */
+	memset(&res->children, 0, sizeof(res->children));
+	if (perfctr_sys_vread(fd, &res->self, NULL, inherit ? &res->children : NULL))
+		die("vperfctr_read: %s", strerror(errno));
+	close(fd);
+	return -1;
+}
+
+/* --repeat: the runs' counts, for their means and spread (Welford's sums). */
+struct run_acc {
+	double mean[PERFCTR_NRCTRS + 1], m2[PERFCTR_NRCTRS + 1];	/* 0: the TSC */
+	double self[PERFCTR_NRCTRS + 1], children[PERFCTR_NRCTRS + 1], elapsed;
+	unsigned int merged, unmerged, running;
+};
+
+static void run_add(struct run_acc *a, const struct perfex_counts *c,
+		    const struct run_result *r, unsigned int n)
+{
+	unsigned int i;
+	double x, d;
+
+	for (i = 0; i <= PERFCTR_NRCTRS; i++) {
+		unsigned long long s = i ? r->self.pmc[i - 1] : r->self.tsc;
+		unsigned long long k = i ? r->children.sum.pmc[i - 1] : r->children.sum.tsc;
+
+		x = (double)s + (c->inherit ? (double)k : 0);
+		d = x - a->mean[i];
+		a->mean[i] += d / n;
+		a->m2[i] += d * (x - a->mean[i]);
+		a->self[i] += (double)s;
+		a->children[i] += (double)k;
+	}
+	a->elapsed += r->elapsed;
+	a->merged += r->children.nr_merged;
+	a->unmerged += r->children.nr_unmerged;
+	a->running += r->children.nr_running;
+}
+
+/* The square root of @x >= 0 by Newton's method: perfex needs no libm. */
+static double root(double x)
+{
+	double r = x > 1 ? x : 1, prev = 0;
+	int i;
+
+	if (x <= 0)
+		return 0;
+	for (i = 0; i < 2100 && r != prev; i++) {
+		prev = r;
+		r = (r + x / r) / 2;
+	}
+	return r;
+}
+
+/*
+ * The counts of @n runs: each part's mean, and perf stat's spread, the
+ * standard deviation of the mean in percent of it.
+ */
+static void run_mean(const struct run_acc *a, struct perfex_counts *c, unsigned int n)
+{
+	unsigned int i;
+
+	c->runs = n;
+	for (i = 0; i <= PERFCTR_NRCTRS; i++) {
+		unsigned long long s = (unsigned long long)(a->self[i] / n + 0.5);
+		unsigned long long k = (unsigned long long)(a->children[i] / n + 0.5);
+
+		if (i) {
+			c->self.pmc[i - 1] = s;
+			c->children.sum.pmc[i - 1] = k;
+		} else {
+			c->self.tsc = s;
+			c->children.sum.tsc = k;
+		}
+		c->noise[i] = n > 1 && a->mean[i] ?
+			100.0 * root(a->m2[i] / (n - 1) / n) / a->mean[i] : 0;
+	}
+	c->elapsed = a->elapsed / n;
+	c->children.nr_merged = a->merged;
+	c->children.nr_unmerged = a->unmerged;
+	c->children.nr_running = a->running;
+}
+
 int main(int argc, char **argv)
 {
 	enum { OPT_NO_INHERIT = 256, OPT_INHERIT, OPT_JSON_PERFCTR, OPT_VERSION, OPT_MARKER };
@@ -443,6 +643,7 @@ int main(int argc, char **argv)
 		{ "json-perfctr", no_argument, NULL, OPT_JSON_PERFCTR },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "field-separator", required_argument, NULL, 'x' },
+		{ "repeat", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -451,16 +652,15 @@ int main(int argc, char **argv)
 	struct perfex_events ev = { 0 };
 	struct perfex_report report;
 	struct perfctr_info info;
-	int opt, info_opt = 0, list = 0, json = 0, sv[2], fd, err, status;
+	int opt, info_opt = 0, list = 0, json = 0, err, status = 0, rc;
 	const char *outname = NULL, *sep = NULL, **specs;
-	int nspecs = 0, bind, exec_fd, exec_failed = 0, out_failed = 0, marker = 0;
-	char mdir[] = "/tmp/perfex-marker.XXXXXX", mpath[sizeof(mdir) + 3];
-	FILE *mtmp = NULL;
-	char errbuf[1024], what[64], exec_what[64];
-	struct timespec t0, t1;
+	int nspecs = 0, bind, out_failed = 0, marker = 0;
+	unsigned int run, runs = 1;
+	struct run_acc acc = { 0 };
+	FILE *mtmp = NULL, *out = NULL;
+	char errbuf[1024], *end;
+	unsigned long v;
 	cpu_set_t cpus;
-	FILE *out;
-	pid_t pid;
 
 	specs = calloc(argc, sizeof(*specs));
 	if (!specs)
@@ -483,10 +683,16 @@ int main(int argc, char **argv)
 				prog, opt, optarg, opt);
 			return 125;
 		case 'r':
-			fprintf(stderr,
-				"%s: -r %s: perfex runs the command once: repeat it in a shell loop (for i in $(seq %s); do perfex ...; done), or use perf stat -r for the spread\n",
-				prog, optarg, optarg);
-			return 125;
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || !v || v > PERFEX_MAX_RUNS) {
+				fprintf(stderr,
+					"%s: -r %s: the number of runs is 1 to %u (perf stat's -r 0, run until interrupted, is not perfex's)\n",
+					prog, optarg, PERFEX_MAX_RUNS);
+				return 125;
+			}
+			runs = v;
+			break;
 		case 'e':
 			specs[nspecs++] = optarg;
 			break;
@@ -539,6 +745,11 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 125;
 	}
+	if (marker && runs > 1) {
+		fprintf(stderr, "%s: %s\n", prog,
+			"--marker and -r exclude each other: the regions are one run's");
+		return 125;
+	}
 	if (optind >= argc && !info_opt && !list) {
 		fprintf(stderr, "%s: %s\n", prog,
 			"no command: perfex counts a command it runs (-i and -l need none)");
@@ -586,98 +797,25 @@ int main(int argc, char **argv)
 	bind = perfex_events_cpus(&ev, NULL, NULL, &cpus, errbuf, sizeof(errbuf));
 	if (bind < 0)
 		die("%s", errbuf);
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
-		die("socketpair: %s: perfex needs a kernel with CONFIG_NET and CONFIG_UNIX",
-		    strerror(errno));
-	/* The marker's tables: a directory the command's processes write in, removed below. */
-	if (marker) {
-		if (!mkdtemp(mdir))
-			die("--marker: %s: %s", mdir, strerror(errno));
-		snprintf(mpath, sizeof(mpath), "%s/%%p", mdir);
-	}
-	fflush(NULL);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	pid = fork();
-	if (pid < 0) {
-		if (marker)
-			rmdir(mdir);
-		die("fork: %s", strerror(errno));
-	}
-	if (pid == 0) {
-		close(sv[0]);
-		if (marker && marker_env(mpath, json, sep, &ev, control.cpu_control.nractrs)) {
-			send_state(sv[1], errno, -1, "setenv");
-			_exit(127);
+	for (run = 0; run < runs; run++) {
+		struct run_result r;
+
+		rc = run_once(&control, &info, &ev, bind ? &cpus : NULL, marker, json, sep,
+			      &argv[optind], &r);
+		if (rc >= 0)
+			return rc;
+		if (!out)
+			out = open_output(outname, &out_failed);
+		status = r.status;
+		mtmp = r.mtmp;
+		run_add(&acc, &counts, &r, run + 1);
+		/* A command killed by a signal (^C) ends the repeats. */
+		if (WIFSIGNALED(status)) {
+			run++;
+			break;
 		}
-		if (bind && sched_setaffinity(0, sizeof(cpus), &cpus)) {
-			send_state(sv[1], errno, -1, "sched_setaffinity");
-			_exit(127);
-		}
-		fd = perfctr_sys_vopen(0, VPERFCTR_OPEN_CREAT);
-		if (fd < 0) {
-			send_state(sv[1], errno, -1, "vperfctr_open");
-			_exit(127);
-		}
-		/*
-		 * No VPERFCTR_CONTROL_CLOEXEC: the counters must survive exec.
-		 * A failure is explained here, in the thread that asked:
-		 * perfctr_strerror()'s EACCES advice goes by its control.
-		 */
-		if (perfctr_sys_vcontrol(fd, &control)) {
-			err = errno;
-			explain("vperfctr_control", err, &info);
-			send_state(sv[1], err, -1, EXPLAINED);
-			_exit(127);
-		}
-		if (send_state(sv[1], 0, fd, ""))
-			_exit(127);
-		close(fd);
-		/* A successful exec closes sv[1] (close-on-exec): perfex sees its end. */
-		execvp(argv[optind], &argv[optind]);
-		err = errno;
-		fprintf(stderr, "%s: %s: %s\n", prog, argv[optind], strerror(err));
-		send_state(sv[1], err, -1, "exec");
-		_exit(err == ENOENT ? 127 : 126);
 	}
-	close(sv[1]);
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
-	err = recv_state(sv[0], &fd, what, sizeof(what));
-	/* Then the end of the stream at the exec, or the exec's failure. */
-	if (!err && recv_state(sv[0], &exec_fd, exec_what, sizeof(exec_what)) != -EPIPE)
-		exec_failed = 1;
-	close(sv[0]);
-	/* The command runs: now the output file may be created or truncated. */
-	out = !err && !exec_failed ? open_output(outname, &out_failed) : stderr;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			die("waitpid: %s", strerror(errno));
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	counts.elapsed = seconds(&t0, &t1);
-	if (marker) {
-		mtmp = tmpfile();
-		marker_collect(mdir, mtmp);
-	}
-	if (err) {
-		if (!strcmp(what, EXPLAINED))
-			return 125;
-		if (perfctr_call(what))
-			explain(what, -err, &info);
-		else
-			fprintf(stderr, "%s: %s: %s\n", prog, what, strerror(-err));
-		return 125;
-	}
-	if (fd < 0)
-		die("no descriptor from the child");
-	if (exec_failed) {
-		/* The command did not run (the child said why): no counts. */
-		close(fd);
-		return WIFEXITED(status) ? WEXITSTATUS(status) : 127;
-	}
-	/* The command's threads and children are gone: the merges are done. */
-	if (perfctr_sys_vread(fd, &counts.self, NULL, counts.inherit ? &counts.children : NULL))
-		die("vperfctr_read: %s", strerror(errno));
-	close(fd);
+	run_mean(&acc, &counts, run);
 	report = (struct perfex_report){ &info, &control.cpu_control, &ev, &counts,
 					 &argv[optind], status };
 	if (json == 1)

@@ -429,16 +429,26 @@ st=$?
 [ $st -eq 125 ] && grep -q "^perfex: -I 1000: perf stat's interval printing" "$out/perfex.err" &&
 	[ ! -s "$out/perfex.out" ] && ! grep -q 'No such file' "$out/perfex.err"
 result $? "perfex -I 1000 (perf stat's interval): refused, 125, no command 1000 run"
-# perf stat's -a, -C, -p, -t, -r: one line each saying what to use instead.
+# perf stat's -a, -C, -p, -t: one line each saying what to use instead.
 ok=0
-for o in "-a" "-C 0" "-p 1" "-t 1" "-r 3"; do
+for o in "-a" "-C 0" "-p 1" "-t 1"; do
 	# shellcheck disable=SC2086 # the option and its argument
 	"$out/gcc/perfex" $o true >"$out/perfex.out" 2>"$out/perfex.err"
 	st=$?
 	[ $st -eq 125 ] && [ ! -s "$out/perfex.out" ] && [ "$(wc -l < "$out/perfex.err")" -eq 1 ] &&
 		grep -q "^perfex: ${o%% *}.*perf stat ${o%% *}" "$out/perfex.err" || ok=1
 done
-result $ok "perfex -a, -C, -p, -t, -r (perf stat's): one line each naming perf stat's, 125"
+result $ok "perfex -a, -C, -p, -t (perf stat's): one line each naming perf stat's, 125"
+# -r N: 1 to 100000 runs; anything else refused before perfctr is asked.
+ok=0
+for o in "-r 0" "-r x" "-r 100001" "-r -1"; do
+	# shellcheck disable=SC2086 # the option and its argument
+	"$out/gcc/perfex" $o true >"$out/perfex.out" 2>"$out/perfex.err"
+	st=$?
+	[ $st -eq 125 ] && [ ! -s "$out/perfex.out" ] &&
+		grep -q "^perfex: $o: the number of runs is 1 to 100000" "$out/perfex.err" || ok=1
+done
+result $ok "perfex -r 0, x, 100001, -1: refused, saying what -r takes, 125"
 "$out/gcc/perfex" --version >"$out/perfex.out" 2>&1
 st=$?
 [ $st -eq 0 ] && grep -q '^perfex [0-9]*\.[0-9]* (libperfctr [0-9]*\.[0-9]*)$' "$out/perfex.out" &&

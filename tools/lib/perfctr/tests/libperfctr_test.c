@@ -854,6 +854,33 @@ static void test_perfex(const char *perfex, const char *self)
 		}
 	}
 	{
+		/* -r 3: three runs, the means (one run's time), the spread. */
+		char *const argv[] = { (char *)perfex, "-r", "3", "-o", (char *)json,
+				       "--json-perfctr", (char *)self, "--spin", "30", NULL };
+		char *const zero[] = { (char *)perfex, "-r", "0", (char *)self, "--spin", "1",
+				       NULL };
+		char *const marker[] = { (char *)perfex, "-r", "2", "--marker", (char *)self,
+					 "--spin", "1", NULL };
+
+		unlink(json);
+		t = now_ms();
+		rc = run(argv, tmp, NULL, 0);
+		t = now_ms() - t;
+		read_file(json, buf, sizeof(buf));
+		elapsed = json_double(buf, "elapsed_seconds");
+		CHECK(rc == 0 && json_number(buf, "runs") == 3 &&
+		      strstr(buf, "\"tsc_noise_pct\": ") && t >= 90 && elapsed >= 0.029 &&
+		      elapsed * 1e3 < t * 2 / 3,
+		      "perfex -r 3: three runs, their mean time and spread",
+		      "rc %d, %.0f ms in all, a run's mean %f s: %.300s", rc, t, elapsed, buf);
+		rc = run(zero, tmp, buf, sizeof(buf));
+		CHECK(rc == 125 && strstr(buf, "the number of runs is 1 to"),
+		      "perfex -r 0 refused, saying what -r takes", "rc %d: %.200s", rc, buf);
+		rc = run(marker, tmp, buf, sizeof(buf));
+		CHECK(rc == 125 && strstr(buf, "--marker and -r exclude each other"),
+		      "perfex -r with --marker refused", "rc %d: %.200s", rc, buf);
+	}
+	{
 		char *const argv[] = { (char *)perfex, (char *)self, "--spin", "1",
 				       "--exit", "0", NULL };
 

@@ -50,6 +50,15 @@ static void fake_case(struct fake *f, int n)
 {
 	memset(f, 0, sizeof(*f));
 	f->info.cpu_type = 0;
+	if (n == 2) {
+		/* Case 2: case 0 as the means of three runs (-r 3). */
+		fake_case(f, 0);
+		f->counts.runs = 3;
+		f->counts.noise[0] = 0.5;
+		f->counts.noise[1] = 0;
+		f->counts.noise[2] = 1.25;
+		return;
+	}
 	if (n == 0) {
 		f->info.cpu_khz = 2000000;
 		f->info.tsc_to_cpu_mult = 1;
@@ -214,6 +223,30 @@ int main(int argc, char **argv)
 		  "1000::::tsc::::100.00::::::::\n"
 		  "500::::\"adl_glc::INST_RETIRED:ANY_P:k=0:u=1\"::::100.00::::::::\n"
 		  "1.250000::s::elapsed_seconds::::::::::::\n");
+	check_csv(2, ",", "CSV with -r: perf stat -r's spread after the event",
+		  "4000000,,tsc,0.50%,2000000,100.00,,,3000000,1000000\n"
+		  "7000000,,instructions,0.00%,2000000,100.00,1.75,insn per cycle,6000000,1000000\n"
+		  "4000000,,cycles,1.25%,2000000,100.00,,,3000000,1000000\n"
+		  "0.002000,s,tsc_seconds,,,,,,0.001500,0.000500\n"
+		  "0.500000,s,elapsed_seconds,,,,,,,\n"
+		  "3,,children_merged,,,,,,,\n"
+		  "1,,children_unmerged,,,,,,,\n"
+		  "0,,children_running,,,,,,,\n");
+	text = print(2, JSON_PERF, NULL);
+	check(strstr(text, "\"event\" : \"cycles\", \"variance\" : 1.25, \"event-runtime\"") &&
+	      strstr(text, "\"event\" : \"instructions\", \"variance\" : 0.00,"),
+	      "JSON with -r: perf stat -r -j's variance", text, NULL);
+	free(text);
+	text = print(2, JSON, NULL);
+	check(strstr(text, "\"runs\": 3, \"tsc_noise_pct\": 0.50,") &&
+	      strstr(text, "\"count\": 4000000, \"noise_pct\": 1.25,"),
+	      "JSON format 1 with -r: runs and each count's spread", text, NULL);
+	free(text);
+	text = print(2, TEXT, NULL);
+	check(strstr(text, "runs\t\t\t") && strstr(text, "\tcycles\t( +-  1.25% )\n") &&
+	      strstr(text, "\tinstructions\t( +-  0.00% )\n"),
+	      "text with -r: the runs and each count's spread", text, NULL);
+	free(text);
 	text = print(0, JSON_PERF, NULL);
 	check(!strcmp(text, json_perf0), "JSON: perf stat -j's keys, then self, children", text,
 	      json_perf0);
