@@ -32,9 +32,9 @@
  * iteration and the PMU, as the hardware does, once; a switch to
  * another task is in the TSC's alone (the count stops).  So the loops
  * are short (most tries see no tick), the faults are read faults (the
- * zero page: no clear_page(), whose REP STOSB a store fault would add),
- * and of several tries one at least must be exact and none may have
- * the PMU ahead of the clock.
+ * zero page: no clear_page(), whose REP STOSB a store fault would add)
+ * under a page table made before the count, and of several tries one
+ * at least must be exact and none may have the PMU ahead of the clock.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -358,6 +358,30 @@ static const struct icount_loop icount_loops[] = {
 };
 
 /*
+ * @n pages for the read faults, under one page table that exists before
+ * them: a fault that also allocated a page table would clear it (REP
+ * STOSB, 4096 more for icount) wherever the mapping happened to cross a
+ * 2 or 4 MB boundary.  The mapping (to unmap) in *@base, *@len.
+ */
+static void *table_pages(unsigned long n, void **base, size_t *len)
+{
+	const uintptr_t span = 4UL << 20;
+	char *p, *a;
+
+	*len = (n + 1) * 4096 + span;
+	p = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	madvise(p, *len, MADV_NOHUGEPAGE);
+	a = (char *)(((uintptr_t)p + span - 1) & ~(span - 1));
+	(void)*(volatile char *)a;	/* the page table, before the count */
+	*base = p;
+	return a + 4096;
+}
+
+/*
  * @n iterations of @l, ICOUNT_TRIES times: icount's excess over the PMU
  * in the tries where it is least (no task switch, no tick), or LLONG_MIN
  * if the PMU was ever ahead or a sample failed; *@exact: how many tries
@@ -372,15 +396,16 @@ static long long icount_excess(const struct loop *l, unsigned long n, int *exact
 	*exact = 0;
 	for (t = 0; t < ICOUNT_TRIES; t++) {
 		uint64_t t0, c0, t1, c1;
-		void *p = pages(l, n);
+		size_t len = 0;
+		void *base = NULL, *p = l->fault ? table_pages(n, &base, &len) : NULL;
 
 		if (sample(pc_icount, &t0, &c0))
 			return LLONG_MIN;
 		l->fn(n, p);
 		if (sample(pc_icount, &t1, &c1))
 			return LLONG_MIN;
-		if (p)
-			munmap(p, n * 4096);
+		if (base)
+			munmap(base, len);
 		d = (long long)(t1 - t0) - (long long)(c1 - c0);
 		printf("# %s: %lu iterations, try %u: TSC %llu, instructions %llu\n", l->name,
 		       n, t, (unsigned long long)(t1 - t0), (unsigned long long)(c1 - c0));
