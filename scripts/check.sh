@@ -9,10 +9,19 @@ set -uo pipefail
 
 export RESULTS=$CACHE/results.txt
 : > "$RESULTS"
+# Every group's output, whose "not ok" lines are repeated just above the
+# total: CI keeps only the end of the output.
+OUTLOG=$CACHE/check-output.txt
+: > "$OUTLOG"
 status=0
 # A group (report-lib.sh's run_group): one that fails without recording a
 # failure records "NAME setup 0 1".
-group() { run_group "$@" || status=1; }
+group() {
+	local st
+	run_group "$@" | tee -a "$OUTLOG"
+	st=${PIPESTATUS[0]}
+	((st == 0)) || status=1
+}
 quiet() { "$@" >/dev/null; }	# a command without its output
 # The result parsers on scripts/tests/report/'s consoles: seconds, and
 # every total below depends on them.
@@ -90,6 +99,12 @@ group papi-configure bash "$TOP/scripts/check-papi-configure.sh"
 group papi-install bash "$TOP/scripts/check-papi-install.sh"
 echo
 echo "Summary:"
-results_total "$RESULTS"
+results_total "$RESULTS" | sed '$d'
+notok=$(grep -aE '(^|[:#] )not ok' "$OUTLOG" | cut -c1-200)
+if [[ -n $notok ]]; then
+	echo "Failures ($(wc -l <<<"$notok") lines; the first 25):"
+	head -25 <<<"$notok" | sed 's/^/  /'
+fi
+results_total "$RESULTS" | tail -1
 failed=$(awk '{ f += $4 } END { print f + 0 }' "$RESULTS")
 [[ $failed -eq 0 && $status -eq 0 ]]
