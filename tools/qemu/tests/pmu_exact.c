@@ -30,8 +30,8 @@
  * apart; the two deltas must be equal.  An interrupt in the loop is in
  * both, except its REP string instructions, which icount counts per
  * iteration and the PMU, as the hardware does, once; a switch to
- * another task is in the TSC's alone (the count stops).  So the loops
- * are short (most tries see no tick), the faults are read faults (the
+ * another task is in the TSC's alone (the count stops).  So each try
+ * starts just after a tick and is short, the faults are read faults (the
  * zero page: no clear_page(), whose REP STOSB a store fault would add)
  * under a page table made before the count, and of several tries one
  * at least must be exact and none may have the PMU ahead of the clock.
@@ -50,6 +50,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define N 20000UL
@@ -382,6 +383,22 @@ static void *table_pages(unsigned long n, void **base, size_t *len)
 }
 
 /*
+ * Returns just after a tick (CLOCK_MONOTONIC_COARSE moves with it): a
+ * loop started now ends long before the next (4 ms at HZ=250).  Tries
+ * that merely followed each other fell in step with the tick in one
+ * boot of five, each with its REPs (6 or 23 more at 40 read faults).
+ */
+static void after_tick(void)
+{
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &a);
+	do
+		clock_gettime(CLOCK_MONOTONIC_COARSE, &b);
+	while (a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec);
+}
+
+/*
  * @n iterations of @l, ICOUNT_TRIES times: icount's excess over the PMU
  * in the tries where it is least (no task switch, no tick), or LLONG_MIN
  * if the PMU was ever ahead or a sample failed; *@exact: how many tries
@@ -399,6 +416,7 @@ static long long icount_excess(const struct loop *l, unsigned long n, int *exact
 		size_t len = 0;
 		void *base = NULL, *p = l->fault ? table_pages(n, &base, &len) : NULL;
 
+		after_tick();
 		if (sample(pc_icount, &t0, &c0))
 			return LLONG_MIN;
 		l->fn(n, p);
