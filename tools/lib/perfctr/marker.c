@@ -31,6 +31,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "csv.h"
 #include "events.h"
 #include "libperfctr.h"
 #include "perfctr_marker.h"
@@ -646,15 +647,23 @@ static void print_text(FILE *f, const struct mrow *rows, unsigned int nrows)
 	print_rows(f, NULL, w, rows, nrows, print_text_row);
 }
 
+/* A data line's region, thread and tid fields, each followed by @sep. */
+static void csv_line_head(FILE *f, const char *sep, const char *name, const char *thread, int tid)
+{
+	perfctr_csv_field(f, name, sep);
+	fprintf(f, "%s%s%s", sep, thread, sep);
+	if (tid)
+		fprintf(f, "%d", tid);
+	fputs(sep, f);
+}
+
 static void print_csv_row(FILE *f, const char *sep, int w, const char *name, const char *thread,
 			  int tid, const struct perfctr_marker_counts *c)
 {
 	unsigned int i;
 
-	fprintf(f, "%s%s%s%s", name, sep, thread, sep);
-	if (tid)
-		fprintf(f, "%d", tid);
-	fprintf(f, "%s%llu%s%llu%s%.6f", sep, c->count, sep, c->tsc, sep, tsc_seconds(c->tsc));
+	csv_line_head(f, sep, name, thread, tid);
+	fprintf(f, "%llu%s%llu%s%.6f", c->count, sep, c->tsc, sep, tsc_seconds(c->tsc));
 	for (i = 0; i < marker_npmcs; i++)
 		fprintf(f, "%s%llu", sep, c->pmc[i]);
 	fputc('\n', f);
@@ -674,6 +683,31 @@ static void print_csv(FILE *f, const char *sep, const struct mrow *rows, unsigne
 	}
 	fputc('\n', f);
 	print_rows(f, sep, 0, rows, nrows, print_csv_row);
+}
+
+/*
+ * A row as data lines, one per number: region, thread and tid, then
+ * perf stat -x's value, unit and event (calls, tsc, tsc_seconds, the
+ * events); no header.
+ */
+static void print_csv_lines_row(FILE *f, const char *sep, int w, const char *name,
+				const char *thread, int tid, const struct perfctr_marker_counts *c)
+{
+	unsigned int i;
+
+	(void)w;
+	csv_line_head(f, sep, name, thread, tid);
+	fprintf(f, "%llu%s%scalls\n", c->count, sep, sep);
+	csv_line_head(f, sep, name, thread, tid);
+	fprintf(f, "%llu%s%stsc\n", c->tsc, sep, sep);
+	csv_line_head(f, sep, name, thread, tid);
+	fprintf(f, "%.6f%ss%stsc_seconds\n", tsc_seconds(c->tsc), sep, sep);
+	for (i = 0; i < marker_npmcs; i++) {
+		csv_line_head(f, sep, name, thread, tid);
+		fprintf(f, "%llu%s%s", c->pmc[i], sep, sep);
+		perfctr_csv_field(f, marker_names[i], sep);
+		fputc('\n', f);
+	}
 }
 
 static void json_string(FILE *f, const char *s)
@@ -745,7 +779,7 @@ int perfctr_marker_write(FILE *f, int format, const char *sep)
 	unsigned int nrows;
 	struct mrow *rows;
 
-	if (!f || format < PERFCTR_MARKER_TEXT || format > PERFCTR_MARKER_JSON ||
+	if (!f || format < PERFCTR_MARKER_TEXT || format > PERFCTR_MARKER_CSV_LINES ||
 	    marker_state == MARKER_NONE) {
 		errno = EINVAL;
 		return -1;
@@ -757,6 +791,9 @@ int perfctr_marker_write(FILE *f, int format, const char *sep)
 			print_text(f, rows, nrows);
 		else if (format == PERFCTR_MARKER_CSV)
 			print_csv(f, sep && *sep ? sep : ",", rows, nrows);
+		else if (format == PERFCTR_MARKER_CSV_LINES)
+			print_rows(f, sep && *sep ? sep : ",", 0, rows, nrows,
+				   print_csv_lines_row);
 		else
 			print_json(f, rows, nrows);
 	}
@@ -809,8 +846,11 @@ static int output_format(void)
 		return PERFCTR_MARKER_CSV;
 	if (fmt && !strcmp(fmt, "json"))
 		return PERFCTR_MARKER_JSON;
+	if (fmt && !strcmp(fmt, "csv-lines"))
+		return PERFCTR_MARKER_CSV_LINES;
 	if (fmt && *fmt && strcmp(fmt, "text"))
-		fprintf(stderr, "perfctr marker: PERFCTR_MARKER_FORMAT=%s: not text, csv or json\n",
+		fprintf(stderr,
+			"perfctr marker: PERFCTR_MARKER_FORMAT=%s: not text, csv, csv-lines or json\n",
 			fmt);
 	return PERFCTR_MARKER_TEXT;
 }

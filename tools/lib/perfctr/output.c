@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 
 #include "compiler.h"
+#include "csv.h"
 #include "output.h"
 
 /* The length of the valid UTF-8 sequence at @s, or 0 (Python's decoder rules). */
@@ -236,22 +237,6 @@ void perfex_print_json(FILE *f, const struct perfex_report *r)
 	fprintf(f, "}\n");
 }
 
-/* A CSV field: quoted (and its quotes doubled) if it holds @sep, a quote or a newline. */
-static void csv_field(FILE *f, const char *s, const char *sep)
-{
-	if (!strstr(s, sep) && !strpbrk(s, "\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 /*
  * The run time of the counters in nanoseconds, perf stat's
  * counter-runtime: they count while the threads run, which the TSC
@@ -289,7 +274,7 @@ static void csv_count(FILE *f, const struct perfex_report *r, int i, const char 
 	double m;
 
 	fprintf(f, "%llu%s%s", count_of(c, i, 0), sep, sep);
-	csv_field(f, name, sep);
+	perfctr_csv_field(f, name, sep);
 	if (c->runs > 1)	/* perf stat -r's field after the event */
 		fprintf(f, "%s%.2f%%", sep, c->noise[i + 1]);
 	fputs(sep, f);

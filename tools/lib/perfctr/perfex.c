@@ -323,7 +323,7 @@ static int marker_env(const char *path, int json, const char *sep, const struct 
 	if (len >= sizeof(names))
 		names[0] = 0;	/* too long: the marker says pmc0, pmc1... */
 	return setenv("PERFCTR_MARKER_OUTPUT", path, 1) ||
-	       setenv("PERFCTR_MARKER_FORMAT", json ? "json" : sep ? "csv" : "text", 1) ||
+	       setenv("PERFCTR_MARKER_FORMAT", json ? "json" : sep ? "csv-lines" : "text", 1) ||
 	       (sep && setenv("PERFCTR_MARKER_SEP", sep, 1)) ||
 	       setenv("PERFCTR_MARKER_NAMES", names, 1);
 }

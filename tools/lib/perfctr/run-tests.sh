@@ -75,7 +75,10 @@ lib_licences() {	# build directory
 		return 1
 	fi
 	: >"$1/lib-files" && : >"$1/lib-sources"
-	for m in $(ar t "$1/libperfctr.a"); do
+	# The archive's one object is the objects libperfctr.members names.
+	members=$(ar t "$1/libperfctr.a")
+	[ "$members" = libperfctr-all.o ] && members=$(cat "$1/libperfctr.members")
+	for m in $members; do
 		d=$1/${m%.o}.d
 		[ -f "$d" ] || { echo "# $1: $m: no $d"; ll_st=1; continue; }
 		sed 's/\\$//' "$d" | tr ' ' '\n' | sed '/^$/d; /:$/d' >"$1/lib-deps"
@@ -113,6 +116,27 @@ for cc in gcc i686-linux-gnu-gcc powerpc64le-linux-gnu-gcc powerpc-linux-gnu-gcc
 done
 what="the files compiled into libperfctr (${built# }) are $lib_spdx"
 result $st "licences: $what (uapi headers: GPL-2.0 WITH Linux-syscall-note)"
+
+# A static link sees the shared library's names only: the archive
+# defines no global name the .so does not export (perfex's event
+# parser, compiled into the library for the marker, stays inside it).
+# i386's __x86.get_pc_thunk.* are the compiler's hidden COMDAT helpers,
+# global in every PIC object.
+st=0 built=
+for cc in gcc i686-linux-gnu-gcc powerpc64le-linux-gnu-gcc powerpc-linux-gnu-gcc; do
+	command -v $cc >/dev/null || continue
+	built="$built $cc"
+	nm -D --defined-only "$out/$cc/libperfctr.so" 2>/dev/null | awk 'NF == 3 { print $3 }' |
+		sort -u >"$out/$cc/so-names"
+	nm -g --defined-only "$out/$cc/libperfctr.a" 2>/dev/null |
+		awk 'NF == 3 && $3 !~ /^__x86\.get_pc_thunk\./ { print $3 }' |
+		sort -u >"$out/$cc/a-names"
+	if [ ! -s "$out/$cc/a-names" ] || ! cmp -s "$out/$cc/so-names" "$out/$cc/a-names"; then
+		diff "$out/$cc/so-names" "$out/$cc/a-names" | sed 's/^/# /' | head -20
+		st=1
+	fi
+done
+result $st "libperfctr.a defines the names libperfctr.so exports, no others (${built# })"
 
 # Install into a staging directory and use the result through pkg-config.
 dest=$out/dest

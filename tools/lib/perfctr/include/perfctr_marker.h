@@ -22,6 +22,7 @@ extern "C" {
 #define PERFCTR_MARKER_TEXT	0
 #define PERFCTR_MARKER_CSV	1
 #define PERFCTR_MARKER_JSON	2
+#define PERFCTR_MARKER_CSV_LINES 3	/* data lines only, perf stat -x's fields */
 
 /* The longest region name, without its NUL. */
 #define PERFCTR_MARKER_NAME_MAX	255

@@ -1134,11 +1134,40 @@ static int run_as(unsigned int id, char *const argv[], const char *out, char *bu
  * root in the guests): perfex must name the setting that refuses and the
  * holder of the PMU, before it runs the command.
  */
+/*
+ * Whether every line of @buf is data: -x's lines begin with a count, the
+ * marker's with its region @region; -j's are each one JSON value.
+ * The first line that is not, or NULL.
+ */
+static const char *nondata_line(const char *buf, const char *region, int json)
+{
+	const char *p = buf, *end;
+	size_t n = strlen(region);
+
+	for (; *p; p = end + 1) {
+		end = strchr(p, '\n');
+		if (!end)
+			return p;	/* a line without its end */
+		if (json) {
+			const char *v = json_value(p);
+
+			if (!v || v != end)
+				return p;
+		} else if (!(*p >= '0' && *p <= '9') &&
+			   !(!strncmp(p, region, n) && p[n] == ',')) {
+			return p;
+		}
+	}
+	return NULL;
+}
+
 /* perfex --marker: the command's regions after its counts, per thread and summed. */
 static void test_perfex_marker(const char *perfex, const char *self)
 {
 	const char *tmp = "/tmp/perfex-marker-test.out";
+	const char *data = "/tmp/perfex-marker-test.data";
 	char buf[8192], *last;
+	const char *bad;
 	int rc;
 
 	if (access(perfex, X_OK)) {
@@ -1150,10 +1179,34 @@ static void test_perfex_marker(const char *perfex, const char *self)
 				       "--marked", "5", NULL };
 
 		rc = run(argv, tmp, buf, sizeof(buf));
-		CHECK(rc == 0 && strstr(buf, "\nregion,thread,tid,calls,tsc,tsc_seconds") &&
-		      strstr(buf, "\nr,0,") && strstr(buf, "\nr,1,") && strstr(buf, "\nr,all,,10,"),
+		CHECK(rc == 0 && !strstr(buf, "region,thread") && strstr(buf, "\nr,0,") &&
+		      strstr(buf, "\nr,1,") && strstr(buf, "\nr,all,,10,,calls\n") &&
+		      strstr(buf, "\nr,all,,") && strstr(buf, ",s,tsc_seconds\n"),
 		      "perfex --marker -x ,: the regions per thread and summed (2 threads, 10 calls)",
 		      "rc %d: %s", rc, buf);
+	}
+	{
+		char *const argv[] = { (char *)perfex, "--marker", "-x", ",", "-o", (char *)data,
+				       "--", (char *)self, "--marked", "5", NULL };
+
+		rc = run(argv, tmp, NULL, 0);
+		read_file(data, buf, sizeof(buf));
+		bad = nondata_line(buf, "r", 0);
+		CHECK(rc == 0 && !bad && strstr(buf, "\nr,all,,10,,calls\n"),
+		      "perfex --marker -x , -o: data lines only, the counts' and the regions'",
+		      "rc %d, line %.80s: %s", rc, bad ? bad : "-", buf);
+	}
+	{
+		char *const argv[] = { (char *)perfex, "--marker", "-j", "-o", (char *)data,
+				       "--", (char *)self, "--marked", "2", NULL };
+
+		rc = run(argv, tmp, NULL, 0);
+		read_file(data, buf, sizeof(buf));
+		bad = nondata_line(buf, "r", 1);
+		CHECK(rc == 0 && !bad && strstr(buf, "\n{\"format\": 1,") &&
+		      strstr(buf, "\"counter-value\""),
+		      "perfex --marker -j -o: a JSON value on every line, the counts' and the regions'",
+		      "rc %d, line %.80s: %s", rc, bad ? bad : "-", buf);
 	}
 	{
 		char *const argv[] = { (char *)perfex, "--marker", "--json-perfctr", "--",
@@ -1177,6 +1230,7 @@ static void test_perfex_marker(const char *perfex, const char *self)
 		      "rc %d: %s", rc, buf);
 	}
 	unlink(tmp);
+	unlink(data);
 }
 
 static void test_errors(const char *perfex, const char *self)

@@ -648,7 +648,7 @@ static void test_write(void)
 		perfctr_marker_stop("rep");
 	}
 	perfctr_marker_get("rep", &c);
-	for (fmt = PERFCTR_MARKER_TEXT; fmt <= PERFCTR_MARKER_JSON; fmt++) {
+	for (fmt = PERFCTR_MARKER_TEXT; fmt <= PERFCTR_MARKER_CSV_LINES; fmt++) {
 		f = tmpfile();
 		if (!f || perfctr_marker_write(f, fmt, ";")) {
 			result(0, "perfctr_marker_write", "format %d: %s", fmt, strerror(errno));
@@ -666,6 +666,12 @@ static void test_write(void)
 				 c.count, c.tsc);
 			ok = !strncmp(buf, "region;thread;tid;calls;tsc;tsc_seconds", 39) &&
 			     strstr(buf, line) && c.count == 7;
+		} else if (fmt == PERFCTR_MARKER_CSV_LINES) {
+			/* No header; a line a number, region, thread and tid first. */
+			snprintf(line, sizeof(line), "rep;0;%ld;%llu;;calls\nrep;0;%ld;%llu;;tsc\n",
+				 syscall(SYS_gettid), c.count, syscall(SYS_gettid), c.tsc);
+			ok = strncmp(buf, "region", 6) && strstr(buf, line) &&
+			     strstr(buf, "\nrep;all;;7;;calls\n") && c.count == 7;
 		} else {
 			snprintf(line, sizeof(line), "%s%ld, \"calls\": %llu, \"tsc\": %llu,",
 				 "{\"region\": \"rep\", \"threads\": [{\"thread\": 0, \"tid\": ",
@@ -675,6 +681,7 @@ static void test_write(void)
 		}
 		result(ok, fmt == PERFCTR_MARKER_TEXT ? "perfctr_marker_write: text" :
 		       fmt == PERFCTR_MARKER_CSV ? "perfctr_marker_write: CSV" :
+		       fmt == PERFCTR_MARKER_CSV_LINES ? "perfctr_marker_write: CSV lines" :
 		       "perfctr_marker_write: JSON", "%s", buf);
 	}
 }
