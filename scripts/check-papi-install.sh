@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# PAPI as a site installs it: tools/papi/build.sh --prefix into a
-# temporary prefix on the host, its build directory deleted afterwards,
+# PAPI as a site installs it: tools/papi/build.sh --prefix (and
+# --components example) into a temporary prefix on the host, its build
+# directory deleted afterwards (no run path may name it),
 # then, without LD_LIBRARY_PATH: the installed papi_component_avail lists
 # the perfctr component (active, or disabled with a "perfctr: " reason:
 # the host kernel has no perfctr), and a program built the way a tool
@@ -28,8 +29,10 @@ result() {	# ok|not name [detail file]
 	fi
 }
 
-# 1. build.sh --prefix builds and installs.
-if MAKE_JOBS=${MAKE_JOBS:-2} bash "$TOP/tools/papi/build.sh" --prefix "$pfx" "$work/build" \
+# 1. build.sh --prefix builds and installs, with another of PAPI's
+# components besides (example: PAPI's own, needing nothing).
+if MAKE_JOBS=${MAKE_JOBS:-2} bash "$TOP/tools/papi/build.sh" --prefix "$pfx" \
+	--components example "$work/build" \
 	> "$work/build.log" 2>&1 &&
    [[ -x $pfx/bin/papi_component_avail && -f $pfx/include/papi.h && -e $pfx/lib/libpapi.so ]]; then
 	result ok "build.sh --prefix installs papi.h, libpapi.so and the utilities"
@@ -37,6 +40,20 @@ else
 	result not "build.sh --prefix installs papi.h, libpapi.so and the utilities" "$work/build.log"
 fi
 rm -rf "$work/build"
+
+# 1b. Nothing installed looks for libraries in the build directory: no
+# RUNPATH or RPATH names it (it is gone, and was somebody's home).
+st=ok
+for f in "$pfx"/bin/* "$pfx"/lib/libpapi.so*; do
+	[[ -f $f ]] || continue
+	head -c4 "$f" | grep -q ELF || continue
+	rp=$(readelf -d "$f" 2>/dev/null | grep -E 'R(UN)?PATH' || true)
+	if [[ $rp == *"$work/build"* ]]; then
+		echo "#   ${f#"$pfx"/}: $rp"
+		st=not
+	fi
+done
+result $st "no installed file has a run path into the build directory"
 
 # 2. The installed utility runs from the prefix alone and names the
 # component.
@@ -47,6 +64,11 @@ if env -u LD_LIBRARY_PATH "$pfx/bin/papi_component_avail" > "$work/avail.log" 2>
 	grep -A1 '^Name: *perfctr' "$work/avail.log" | head -2 | sed 's/^/#   /'
 else
 	result not "the installed papi_component_avail lists perfctr (no LD_LIBRARY_PATH)" "$work/avail.log"
+fi
+if grep -q '^Name: *example' "$work/avail.log"; then
+	result ok "build.sh --components example: the other component is built too"
+else
+	result not "build.sh --components example: the other component is built too" "$work/avail.log"
 fi
 
 # 3. A program built against the prefix, as --with-papi=PREFIX does.

@@ -8,8 +8,13 @@
 # (--with-perfctr-prefix, that directory) and --with-virtualtimer=perfctr,
 # against Debian's libpfm4 as Debian builds it.
 #
-#   tools/papi/build.sh [--prefix DIR] [BUILD_DIR]
+#   tools/papi/build.sh [--prefix DIR] [--components LIST] [BUILD_DIR]
 #   tools/papi/build.sh --guest ARCH [BUILD_DIR]
+#
+# --components LIST: PAPI's other components to build besides perfctr
+# and perf_event, as configure --with-components takes them (blank
+# separated, for instance "appio coretemp"); each needs what its own
+# README asks for.
 #
 # --prefix DIR: also install PAPI there (make install: DIR/bin's
 # utilities, DIR/lib's libpapi.so and libpapi.a with the component and
@@ -53,6 +58,11 @@ if [[ ${1:-} == --prefix ]]; then
 	[[ $prefix == /* ]] || prefix=$PWD/$prefix
 	shift 2
 fi
+components=
+if [[ ${1:-} == --components ]]; then
+	components=${2?--components needs a list}
+	shift 2
+fi
 if [[ ${1:-} == --guest ]]; then
 	guest=${2:?--guest needs an architecture}
 	shift 2
@@ -64,7 +74,11 @@ cc=${CC:-gcc}
 # Configure options and make variables of each kind of build.
 conf=(--with-static-lib=yes --with-shared-lib=yes --with-shlib-tools)
 [[ -n $prefix ]] && conf+=(--prefix="$prefix" LDFLAGS="-Wl,-rpath,$prefix/lib")
+[[ -n $components ]] && conf+=(--with-components="$components")
 makevars=()
+# configure adds a run path to the build directory for the utilities
+# (--with-shlib-tools); installed, they look in DIR/lib only.
+[[ -n $prefix ]] && makevars=(LDFLAGS="-Wl,-rpath,$prefix/lib,--enable-new-dtags")
 targets=()
 case $guest in
 '') ;;
@@ -184,7 +198,7 @@ make -C "$build/papi/src" -j"$jobs" "${makevars[@]}" \
 [[ -n $stamp ]] && echo "$stamp" > "$build/stamp"
 if [[ -n $prefix ]]; then
 	log "installing PAPI into $prefix"
-	make -C "$build/papi/src" install > "$build/install.log" 2>&1 ||
+	make -C "$build/papi/src" "${makevars[@]}" install > "$build/install.log" 2>&1 ||
 		{ tail -20 "$build/install.log" >&2; die "make install failed"; }
 	log "installed: $prefix/bin/papi_component_avail, $prefix/lib/libpapi.so"
 fi
