@@ -8,7 +8,7 @@
 # (--with-perfctr-prefix, that directory) and --with-virtualtimer=perfctr,
 # against Debian's libpfm4 as Debian builds it.
 #
-#   tools/papi/build.sh [--prefix DIR] [--components LIST] [BUILD_DIR]
+#   tools/papi/build.sh [--prefix DIR] [--components LIST] [BUILD_DIR]  (options in any order)
 #   tools/papi/build.sh --guest ARCH [BUILD_DIR]
 #
 # --components LIST: PAPI's other components to build besides perfctr
@@ -53,19 +53,21 @@ CACHE=${PERFCTR_CACHE:-$HOME/.cache/perfctr}
 psrc=${PERFCTR_SRC:-$top}
 guest=
 prefix=
-if [[ ${1:-} == --prefix ]]; then
-	prefix=${2:?--prefix needs a directory}
-	[[ $prefix == /* ]] || prefix=$PWD/$prefix
-	shift 2
-fi
 components=
-if [[ ${1:-} == --components ]]; then
-	components=${2?--components needs a list}
+while [[ ${1:-} == --* ]]; do
+	case $1 in
+	--prefix) prefix=${2:?--prefix needs a directory}
+		  [[ $prefix == /* ]] || prefix=$PWD/$prefix ;;
+	--components) components=${2:?--components needs a list} ;;
+	--guest) guest=${2:?--guest needs an architecture} ;;
+	*) echo "papi: error: unknown option $1 (--prefix DIR, --components LIST, --guest ARCH)" >&2
+	   exit 1 ;;
+	esac
 	shift 2
-fi
-if [[ ${1:-} == --guest ]]; then
-	guest=${2:?--guest needs an architecture}
-	shift 2
+done
+if [[ -n $guest && -n $prefix$components ]]; then
+	echo "papi: error: --guest builds the test guests' PAPI: no --prefix or --components" >&2
+	exit 1
 fi
 build=${1:-$CACHE/papi/${guest:+guest-$guest}}
 [[ -n $guest ]] || build=${1:-$CACHE/papi/build}
