@@ -384,9 +384,8 @@ static void *table_pages(unsigned long n, void **base, size_t *len)
 
 /*
  * Returns just after a tick (CLOCK_MONOTONIC_COARSE moves with it): a
- * loop started now ends long before the next (4 ms at HZ=250).  Tries
- * that merely followed each other fell in step with the tick in one
- * boot of five, each with its REPs (6 or 23 more at 40 read faults).
+ * loop started now ends long before the next (4 ms at HZ=250), so that
+ * no tick's REP instructions fall in it.
  */
 static void after_tick(void)
 {
