@@ -126,7 +126,11 @@ for ((k = 1; k <= n; k++)); do
 		done
 		break
 	fi
-	key=$( (echo "$key"; cat "$TOP/patches/$name") | sha1sum | cut -c1-40)
+	# The patch without its place in the numbering ([PATCH k/N], the
+	# diffstat): a patch appended to the series rebuilds its own steps.
+	key=$( (echo "$key"; sed -e 's@^Subject: \[PATCH [0-9]*/[0-9]*\]@Subject:@' \
+		-e '/^---$/,/^diff --git /{/^diff --git /!d}' "$TOP/patches/$name") |
+		sha1sum | cut -c1-40)
 	synced=
 	mine=$(cd "$stage" && quilt files)
 	touched=$(sort -u <(echo "$touched") <(echo "$mine") | grep .)

@@ -17,40 +17,42 @@
 #include "marker.h"
 #include "libperfctr.h"
 
-/* Prefer the kernel headers' numbers; they are the same everywhere. */
-#ifndef __NR_perfctr_info
-#define __NR_perfctr_info	PERFCTR_NR_INFO
-#define __NR_vperfctr_open	PERFCTR_NR_VOPEN
-#define __NR_vperfctr_control	PERFCTR_NR_VCONTROL
-#define __NR_vperfctr_unlink	PERFCTR_NR_VUNLINK
-#define __NR_vperfctr_iresume	PERFCTR_NR_VIRESUME
-#define __NR_vperfctr_read	PERFCTR_NR_VREAD
-#endif
-#ifndef __NR_vperfctr_suspend
-#define __NR_vperfctr_suspend	PERFCTR_NR_VSUSPEND
-#define __NR_vperfctr_resume	PERFCTR_NR_VRESUME
-#endif
-
 /*
  * perfctr's system-call numbers are not reserved upstream: on a kernel
- * without perfctr they may one day be another call's.  So no perfctr
- * system call is made before the running kernel is known to have
- * perfctr, by what only such a kernel has:
- *
- *  - the sysctl kernel.perfctr_access, which the virtual counters
- *    (CONFIG_PERFCTR_VIRTUAL) register once the driver is up;
- *  - failing that (/proc not mounted, a driver that did not initialise,
- *    a kernel without the virtual counters), the kernel's configuration
- *    /boot/config-RELEASE with CONFIG_PERFCTR=y: the kernel then
- *    answers (ENODEV, ENOSYS) itself.
- *
- * Otherwise the perfctr_sys_*() calls fail with ENOSYS.  Probed once
- * per process (racing threads probe twice, to the same answer), with
+ * without perfctr they may one day be another call's.  The kernel
+ * publishes them in /sys/kernel/perfctr/syscalls/ (one file a call, the
+ * per-thread ones with CONFIG_PERFCTR_VIRTUAL), and the library calls
+ * the numbers it reads there, never its own: a call the kernel does not
+ * name fails with ENOSYS, and so does every call on a kernel without the
+ * directory.  A kernel that has perfctr but publishes no numbers (the
+ * sysctl kernel.perfctr_access, or CONFIG_PERFCTR=y in its
+ * /boot/config-RELEASE, with no /sys/kernel/perfctr: sysfs not mounted,
+ * or a kernel from before the numbers were published) is refused the
+ * same way, and perfctr_strerror() says which.  Read once per process
+ * (racing threads read twice, to the same answer), with
  * async-signal-safe calls only: a child may call the library between
- * fork() and exec().
+ * fork() and exec().  PERFCTR_SYSFS_ROOT, for the tests, names another
+ * directory to read in place of /sys/kernel/perfctr.
  */
+#define PERFCTR_SYSFS		"/sys/kernel/perfctr"
 #define PERFCTR_ACCESS_SYSCTL	"/proc/sys/kernel/perfctr_access"
 #define KERNEL_CONFIG_PREFIX	"/boot/config-"
+
+enum { NR_INFO, NR_VOPEN, NR_VCONTROL, NR_VUNLINK, NR_VIRESUME, NR_VREAD, NR_VSUSPEND,
+       NR_VRESUME, NR_CALLS };
+
+static const char *const call_names[NR_CALLS] = {
+	[NR_INFO] = "perfctr_info",
+	[NR_VOPEN] = "vperfctr_open",
+	[NR_VCONTROL] = "vperfctr_control",
+	[NR_VUNLINK] = "vperfctr_unlink",
+	[NR_VIRESUME] = "vperfctr_iresume",
+	[NR_VREAD] = "vperfctr_read",
+	[NR_VSUSPEND] = "vperfctr_suspend",
+	[NR_VRESUME] = "vperfctr_resume",
+};
+
+static long call_nr[NR_CALLS];	/* as published; -1: not there */
 
 static int kernel_config_has_perfctr(void)
 {
@@ -90,33 +92,97 @@ static int kernel_config_has_perfctr(void)
 	return found;
 }
 
-static int perfctr_probed;	/* 0: not yet; 1: perfctr; -1: none */
-
-static int have_perfctr(void)
+/* @path's decimal number, or -1. */
+static long read_number(const char *path)
 {
-	int probed = __atomic_load_n(&perfctr_probed, __ATOMIC_RELAXED);
+	char buf[24];
+	long v = 0;
+	ssize_t n;
+	int fd, i;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	do
+		n = read(fd, buf, sizeof(buf) - 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	for (i = 0; i < n && buf[i] >= '0' && buf[i] <= '9'; i++) {
+		if (v > 100000000)
+			return -1;
+		v = v * 10 + (buf[i] - '0');
+	}
+	return i > 0 && (i == n || buf[i] == '\n') ? v : -1;
+}
+
+/* The directory the numbers are read from. */
+static const char *sysfs_root(void)
+{
+	const char *root = secure_getenv("PERFCTR_SYSFS_ROOT");
+
+	return root && *root ? root : PERFCTR_SYSFS;
+}
+
+/*
+ * 0: not yet read; 1: perfctr, its numbers read; -1: no perfctr;
+ * -2: perfctr without published numbers (perfctr_strerror() says so).
+ */
+static int perfctr_probed;
+
+static int probe(void)
+{
+	const char *root = sysfs_root();
+	char path[4096];
 	struct stat st;
+	size_t len = strlen(root);
+	int i;
+
+	if (len + sizeof("/syscalls/") + 32 > sizeof(path))
+		return -1;
+	memcpy(path, root, len);
+	path[len] = 0;
+	if (stat(path, &st)) {
+		if (!stat(PERFCTR_ACCESS_SYSCTL, &st) || kernel_config_has_perfctr())
+			return -2;
+		return -1;
+	}
+	memcpy(path + len, "/syscalls/", sizeof("/syscalls/"));
+	for (i = 0; i < NR_CALLS; i++) {
+		strcpy(path + len + sizeof("/syscalls/") - 1, call_names[i]);
+		__atomic_store_n(&call_nr[i], read_number(path), __ATOMIC_RELAXED);
+	}
+	return __atomic_load_n(&call_nr[NR_INFO], __ATOMIC_RELAXED) < 0 ? -2 : 1;
+}
+
+int perfctr_unnumbered(void)
+{
+	return __atomic_load_n(&perfctr_probed, __ATOMIC_ACQUIRE) == -2;
+}
+
+/* The number of system call @call, or -1 with errno ENOSYS. */
+static long nr_of(int call)
+{
+	int probed = __atomic_load_n(&perfctr_probed, __ATOMIC_ACQUIRE);
+	long nr;
 
 	if (!probed) {
-		if (!stat(PERFCTR_ACCESS_SYSCTL, &st) || kernel_config_has_perfctr())
-			probed = 1;
-		else
-			probed = -1;
-		__atomic_store_n(&perfctr_probed, probed, __ATOMIC_RELAXED);
+		probed = probe();
+		__atomic_store_n(&perfctr_probed, probed, __ATOMIC_RELEASE);
 	}
-	if (probed < 0) {
+	nr = probed > 0 ? __atomic_load_n(&call_nr[call], __ATOMIC_RELAXED) : -1;
+	if (nr < 0)
 		errno = ENOSYS;
-		return 0;
-	}
-	return 1;
+	return nr;
 }
 
 int perfctr_sys_info(struct perfctr_info *info, struct perfctr_cpu_mask *cpus,
 		     struct perfctr_cpu_mask *forbidden)
 {
-	if (!have_perfctr())
-		return -1;
-	return syscall(__NR_perfctr_info, info, cpus, forbidden);
+	long nr = nr_of(NR_INFO);
+
+	return nr < 0 ? -1 : syscall(nr, info, cpus, forbidden);
 }
 
 /* The calling thread's last control, for perfctr_strerror() (misc.c). */
@@ -124,54 +190,56 @@ __attribute__((visibility("hidden"))) void perfctr_note_control(const struct vpe
 
 int perfctr_sys_vopen(int tid, int creat)
 {
+	long nr;
+
 	perfctr_note_control(NULL);
-	if (!have_perfctr())
-		return -1;
-	return syscall(__NR_vperfctr_open, tid, creat);
+	nr = nr_of(NR_VOPEN);
+	return nr < 0 ? -1 : syscall(nr, tid, creat);
 }
 
 int perfctr_sys_vcontrol(int fd, const struct vperfctr_control *control)
 {
+	long nr;
+
 	perfctr_note_control(control);
-	if (!have_perfctr())
-		return -1;
-	return syscall(__NR_vperfctr_control, fd, control);
+	nr = nr_of(NR_VCONTROL);
+	return nr < 0 ? -1 : syscall(nr, fd, control);
 }
 
 int perfctr_sys_vunlink(int fd)
 {
-	if (!have_perfctr())
-		return -1;
-	return syscall(__NR_vperfctr_unlink, fd);
+	long nr = nr_of(NR_VUNLINK);
+
+	return nr < 0 ? -1 : syscall(nr, fd);
 }
 
 int perfctr_sys_viresume(int fd)
 {
-	if (!have_perfctr())
-		return -1;
-	return syscall(__NR_vperfctr_iresume, fd);
+	long nr = nr_of(NR_VIRESUME);
+
+	return nr < 0 ? -1 : syscall(nr, fd);
 }
 
 int perfctr_sys_vsuspend(int fd)
 {
-	if (!have_perfctr())
-		return -1;
-	return syscall(__NR_vperfctr_suspend, fd);
+	long nr = nr_of(NR_VSUSPEND);
+
+	return nr < 0 ? -1 : syscall(nr, fd);
 }
 
 int perfctr_sys_vresume(int fd)
 {
-	if (!have_perfctr())
-		return -1;
-	return syscall(__NR_vperfctr_resume, fd);
+	long nr = nr_of(NR_VRESUME);
+
+	return nr < 0 ? -1 : syscall(nr, fd);
 }
 
 int perfctr_sys_vread(int fd, struct perfctr_sum_ctrs *sum, struct vperfctr_control *control,
 		      struct vperfctr_children *children)
 {
-	if (!have_perfctr())
-		return -1;
-	return syscall(__NR_vperfctr_read, fd, sum, control, children);
+	long nr = nr_of(NR_VREAD);
+
+	return nr < 0 ? -1 : syscall(nr, fd, sum, control, children);
 }
 
 const struct vperfctr_state *perfctr_sys_vmap(int fd)

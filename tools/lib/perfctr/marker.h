@@ -9,6 +9,12 @@
 int marker_write_file(const char *name) __attribute__((visibility("hidden")));
 
 /*
+ * For perfctr_strerror()'s ENOSYS: whether the kernel has perfctr but
+ * publishes no system call numbers (libperfctr.c).
+ */
+__attribute__((visibility("hidden"))) int perfctr_unnumbered(void);
+
+/*
  * libperfctr.c's fork handlers, registered now if they are not yet: a
  * later fork handler that closes a vperfctr must run after them.
  */

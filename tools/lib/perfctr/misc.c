@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "libperfctr.h"
+#include "marker.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define libperfctr_attribute(x)	__attribute__((x))
@@ -594,7 +595,7 @@ static void explain_eperm(char *buf, size_t len)
 /* The explanations that depend on the error alone. */
 static const char *const constant_explanations[] = {
 	[ENOSYS] =
-		"this kernel has no perfctr (not patched, or CONFIG_PERFCTR off; the per-thread counters need CONFIG_PERFCTR_VIRTUAL too): boot a kernel with perfctr (in a chroot, mount /proc: the library looks for /proc/sys/kernel/perfctr_access)",
+		"this kernel has no perfctr (not patched, or CONFIG_PERFCTR off; the per-thread counters need CONFIG_PERFCTR_VIRTUAL too): boot a kernel with perfctr (in a chroot, mount /sys: the library reads the system call numbers in /sys/kernel/perfctr/syscalls)",
 	[ENODEV] =
 		"no perfctr driver for this CPU: the driver did not initialise (see the kernel log: dmesg | grep perfctr)",
 	[ENOENT] = "the thread has no perfctr state (it is opened without creating one)",
@@ -609,6 +610,8 @@ static const char *const constant_explanations[] = {
 /* The explanation of @err in @buf, or a constant one. */
 static const char *explain(int err, const struct perfctr_info *info, char *buf, size_t len)
 {
+	if (err == ENOSYS && perfctr_unnumbered())
+		return "this kernel has perfctr but does not publish its system call numbers (no /sys/kernel/perfctr/syscalls: mount sysfs, or boot a kernel of the series that publishes them); the library makes no perfctr system call it cannot name";
 	if ((unsigned int)err < ARRAY_SIZE(constant_explanations) && constant_explanations[err])
 		return constant_explanations[err];
 	buf[0] = 0;

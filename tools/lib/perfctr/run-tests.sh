@@ -619,6 +619,23 @@ else
 	result $st "$name"
 fi
 
+# The library calls the numbers the kernel publishes, not its own: a
+# tree standing for /sys/kernel/perfctr that names perfctr_info 600 and
+# nothing else gets perfex -i one system call 600 (ENOSYS here) and no
+# 473-480.
+name="the published system call numbers are the ones called (PERFCTR_SYSFS_ROOT)"
+if ! command -v strace >/dev/null || ! strace -o /dev/null true 2>/dev/null; then
+	skip "$name" "no strace"
+else
+	mkdir -p "$out/fake-sysfs/syscalls"
+	echo 600 >"$out/fake-sysfs/syscalls/perfctr_info"
+	PERFCTR_SYSFS_ROOT=$out/fake-sysfs strace -f -n -o "$out/strace-fake.log" \
+		"$out/gcc/perfex" -i >/dev/null 2>&1
+	grep -Eq '\[ *600\]' "$out/strace-fake.log" &&
+		! grep -E '\[ *(47[3-9]|480)\]' "$out/strace-fake.log"
+	result $? "$name"
+fi
+
 if [ -x "$out/gcc/tests/events_test" ]; then
 	LIBPFM_FORCE_PMU=amd64_fam17h_zen2 "$out/gcc/tests/events_test" >"$out/events.log" 2>&1
 	st=$?

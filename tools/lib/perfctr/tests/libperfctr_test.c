@@ -23,6 +23,7 @@
 #include <linux/perf_event.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1233,6 +1234,103 @@ static void test_perfex_marker(const char *perfex, const char *self)
 	unlink(data);
 }
 
+/*
+ * "--probe": perfctr_sys_info() and vperfctr_open() in a process of
+ * their own (the library reads the numbers once a process): "info RC
+ * ERRNO open RC ERRNO" and perfctr_strerror(ENOSYS).
+ */
+static int probe_child(void)
+{
+	int rc1, e1, rc2, e2;
+
+	rc1 = perfctr_sys_info(&info, NULL, NULL);
+	e1 = rc1 ? errno : 0;
+	rc2 = perfctr_sys_vopen(0, 0);
+	e2 = rc2 < 0 ? errno : 0;
+	printf("info %d %d open %d %d\n%s\n", rc1, e1, rc2 < 0 ? -1 : 0, e2,
+	       perfctr_strerror(ENOSYS, NULL));
+	return 0;
+}
+
+/* @path holding @text, or a failure named. */
+static int write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fputs(text, f) < 0 || fclose(f)) {
+		printf("# %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The system call numbers as the kernel publishes them
+ * (/sys/kernel/perfctr), and the library calling those and no others:
+ * a published perfctr_info of 4095 (no call) gives ENOSYS from the
+ * kernel, vperfctr_open unpublished ENOSYS without a call, and no
+ * directory at all on this perfctr kernel ENOSYS said to be the
+ * numbers' absence.
+ */
+static void test_syscall_numbers(const char *self)
+{
+	static const struct { const char *name; long nr; } calls[] = {
+		{ "perfctr_info", PERFCTR_NR_INFO }, { "vperfctr_open", PERFCTR_NR_VOPEN },
+		{ "vperfctr_control", PERFCTR_NR_VCONTROL }, { "vperfctr_unlink", PERFCTR_NR_VUNLINK },
+		{ "vperfctr_iresume", PERFCTR_NR_VIRESUME }, { "vperfctr_read", PERFCTR_NR_VREAD },
+		{ "vperfctr_suspend", PERFCTR_NR_VSUSPEND }, { "vperfctr_resume", PERFCTR_NR_VRESUME },
+	};
+	const char *root = "/tmp/perfctr-sysfs-test", *out = "/tmp/perfctr-sysfs-test.out";
+	char path[256], buf[1024], want[64], refused[64];
+	char *const argv[] = { (char *)self, "--probe", NULL };
+	unsigned int i;
+	int ok = 1, rc;
+	long nr;
+
+	for (i = 0; i < ARRAY_SIZE(calls); i++) {
+		snprintf(path, sizeof(path), "/sys/kernel/perfctr/syscalls/%s", calls[i].name);
+		read_file(path, buf, sizeof(buf));
+		nr = strtol(buf, NULL, 10);
+		if (nr != calls[i].nr) {
+			printf("# %s: %s, libperfctr.h has %ld\n", path, buf, calls[i].nr);
+			ok = 0;
+		}
+	}
+	read_file("/sys/kernel/perfctr/abi_version", buf, sizeof(buf));
+	snprintf(want, sizeof(want), "0x%08x\n", PERFCTR_ABI_VERSION);
+	CHECK(ok && !strcmp(buf, want),
+	      "/sys/kernel/perfctr: the system call numbers and the ABI version",
+	      "abi_version %s, PERFCTR_ABI_VERSION %s", buf, want);
+
+	mkdir(root, 0755);
+	snprintf(path, sizeof(path), "%s/syscalls", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/syscalls/perfctr_info", root);
+	unlink(path);
+	snprintf(buf, sizeof(buf), "%s/syscalls/vperfctr_open", root);
+	unlink(buf);
+	if (write_text(path, "4095\n"))
+		return;
+	snprintf(refused, sizeof(refused), "info -1 %d open -1 %d\n", ENOSYS, ENOSYS);
+	setenv("PERFCTR_SYSFS_ROOT", root, 1);
+	rc = run(argv, out, buf, sizeof(buf));
+	CHECK(rc == 0 && !strncmp(buf, refused, strlen(refused)),
+	      "the library calls the published numbers (4095: ENOSYS from the kernel), none unpublished",
+	      "rc %d: %s", rc, buf);
+	setenv("PERFCTR_SYSFS_ROOT", "/tmp/perfctr-sysfs-test-none", 1);
+	rc = run(argv, out, buf, sizeof(buf));
+	CHECK(rc == 0 && !strncmp(buf, refused, strlen(refused)) &&
+	      strstr(buf, "does not publish its system call numbers"),
+	      "a perfctr kernel without published numbers is refused, and perfctr_strerror() says why",
+	      "rc %d: %s", rc, buf);
+	unsetenv("PERFCTR_SYSFS_ROOT");
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/syscalls", root);
+	rmdir(path);
+	rmdir(root);
+	unlink(out);
+}
+
 static void test_errors(const char *perfex, const char *self)
 {
 	char old[64], old2[64], buf[4096];
@@ -1385,6 +1483,8 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(argv[i], "--marked") && i + 1 < argc)
 			return marked(atoi(argv[i + 1]));
+		if (!strcmp(argv[i], "--probe"))
+			return probe_child();
 		if (!strcmp(argv[i], "--tree") && i + 2 < argc)
 			return tree(atoi(argv[i + 1]), atof(argv[i + 2]));
 		if (!strcmp(argv[i], "--perfex") && i + 1 < argc)
@@ -1405,6 +1505,7 @@ int main(int argc, char **argv)
 	test_fork_handle();
 	test_remote();
 	test_siginfo();
+	test_syscall_numbers(argv[0]);
 	test_perfex(perfex ? perfex : "./perfex", argv[0]);
 	test_perfex_marker(perfex ? perfex : "./perfex", argv[0]);
 	test_errors(perfex ? perfex : "./perfex", argv[0]);
