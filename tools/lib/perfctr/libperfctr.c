@@ -38,8 +38,10 @@
 #define PERFCTR_ACCESS_SYSCTL	"/proc/sys/kernel/perfctr_access"
 #define KERNEL_CONFIG_PREFIX	"/boot/config-"
 
-enum { NR_INFO, NR_VOPEN, NR_VCONTROL, NR_VUNLINK, NR_VIRESUME, NR_VREAD, NR_VSUSPEND,
-       NR_VRESUME, NR_CALLS };
+enum {
+	NR_INFO, NR_VOPEN, NR_VCONTROL, NR_VUNLINK, NR_VIRESUME, NR_VREAD, NR_VSUSPEND, NR_VRESUME,
+	NR_CALLS
+};
 
 static const char *const call_names[NR_CALLS] = {
 	[NR_INFO] = "perfctr_info",

@@ -607,11 +607,16 @@ static const char *const constant_explanations[] = {
 		"the kernel's perfctr ABI differs from the library's (PERFCTR_ABI_VERSION): rebuild against this kernel's headers",
 };
 
+/* ENOSYS where the kernel has perfctr but publishes no numbers. */
+static const char *const unnumbered_explanation[] = {
+	"this kernel has perfctr but does not publish its system call numbers (no /sys/kernel/perfctr/syscalls: mount sysfs, or boot a kernel of the series that publishes them); the library makes no perfctr system call it cannot name",
+};
+
 /* The explanation of @err in @buf, or a constant one. */
 static const char *explain(int err, const struct perfctr_info *info, char *buf, size_t len)
 {
 	if (err == ENOSYS && perfctr_unnumbered())
-		return "this kernel has perfctr but does not publish its system call numbers (no /sys/kernel/perfctr/syscalls: mount sysfs, or boot a kernel of the series that publishes them); the library makes no perfctr system call it cannot name";
+		return unnumbered_explanation[0];
 	if ((unsigned int)err < ARRAY_SIZE(constant_explanations) && constant_explanations[err])
 		return constant_explanations[err];
 	buf[0] = 0;

@@ -1275,10 +1275,14 @@ static int write_text(const char *path, const char *text)
 static void test_syscall_numbers(const char *self)
 {
 	static const struct { const char *name; long nr; } calls[] = {
-		{ "perfctr_info", PERFCTR_NR_INFO }, { "vperfctr_open", PERFCTR_NR_VOPEN },
-		{ "vperfctr_control", PERFCTR_NR_VCONTROL }, { "vperfctr_unlink", PERFCTR_NR_VUNLINK },
-		{ "vperfctr_iresume", PERFCTR_NR_VIRESUME }, { "vperfctr_read", PERFCTR_NR_VREAD },
-		{ "vperfctr_suspend", PERFCTR_NR_VSUSPEND }, { "vperfctr_resume", PERFCTR_NR_VRESUME },
+		{ "perfctr_info", PERFCTR_NR_INFO },
+		{ "vperfctr_open", PERFCTR_NR_VOPEN },
+		{ "vperfctr_control", PERFCTR_NR_VCONTROL },
+		{ "vperfctr_unlink", PERFCTR_NR_VUNLINK },
+		{ "vperfctr_iresume", PERFCTR_NR_VIRESUME },
+		{ "vperfctr_read", PERFCTR_NR_VREAD },
+		{ "vperfctr_suspend", PERFCTR_NR_VSUSPEND },
+		{ "vperfctr_resume", PERFCTR_NR_VRESUME },
 	};
 	const char *root = "/tmp/perfctr-sysfs-test", *out = "/tmp/perfctr-sysfs-test.out";
 	char path[256], buf[1024], want[64], refused[64];
