@@ -275,13 +275,6 @@ void perfctr_cpu_forbidden(const struct perfctr_cpu_state *state, struct cpumask
 
 #endif /* CONFIG_PERFCTR */
 
-/*
- * For the x86 driver's KUnit suite (CONFIG_KUNIT, with the virtual
- * counters): a state's RDPMC grant on @tsk's mm and its revocation, as
- * fork and exec make them.
- */
-int vperfctr_kunit_grant_rdpmc(struct task_struct *tsk);
-
 #ifdef CONFIG_PERFCTR_VIRTUAL
 #include <linux/jump_label.h>
 
@@ -300,6 +293,7 @@ void __vperfctr_resume(struct vperfctr *perfctr);
 void __vperfctr_sample(struct vperfctr *perfctr);
 void __vperfctr_exec(struct task_struct *tsk, bool secure);
 void __vperfctr_fork(struct task_struct *child, u64 clone_flags);
+void __vperfctr_setaffinity(struct task_struct *tsk);
 
 /*
  * Thread-management hooks.  A thread has a state attached exactly when
@@ -379,6 +373,17 @@ static inline void perfctr_exec_thread(struct task_struct *tsk, bool secure)
 }
 
 /*
+ * sched_setaffinity(), before the change: a thread moving itself onto a
+ * CPU its control cannot run on gets SIGILL there, where any other move
+ * only stops its counters.
+ */
+static inline void perfctr_setaffinity(struct task_struct *tsk)
+{
+	if (tsk == current && test_tsk_thread_flag(tsk, TIF_PERFCTR))
+		__vperfctr_setaffinity(tsk);
+}
+
+/*
  * switch_to() of an architecture without a context-switch work mask
  * (powerpc), just before the stack switch: suspend prev's counters, then
  * resume next's.  One hook, where the caller still holds both tasks'
@@ -405,6 +410,7 @@ static inline void perfctr_resume_thread(struct task_struct *next) { }
 static inline void perfctr_switch_done(void) { }
 static inline void perfctr_sample_thread(struct task_struct *tsk) { }
 static inline void perfctr_exec_thread(struct task_struct *tsk, bool secure) { }
+static inline void perfctr_setaffinity(struct task_struct *tsk) { }
 static inline void perfctr_switch(struct task_struct *prev, struct task_struct *next) { }
 #endif /* CONFIG_PERFCTR_VIRTUAL */
 

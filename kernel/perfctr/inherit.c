@@ -208,6 +208,7 @@ static struct vperfctr *vperfctr_inherit(struct vperfctr *parent, struct task_st
 	/* The parent's affinity, which the child has, already excludes them. */
 	cpumask_copy(perfctr->forbidden, parent->forbidden);
 	perfctr->forbidden_on = parent->forbidden_on;
+	perfctr->own_control = parent->own_control;
 	perfctr->control_id = parent->control_id;
 	perfctr->inherited_id = parent->control_id;
 	/* A child of a suspended state starts suspended, as perf's do. */

@@ -10,6 +10,7 @@
 
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
+#include <linux/irq_work.h>
 #include <linux/list.h>
 #include <linux/perfctr.h>
 #include <linux/refcount.h>
@@ -90,6 +91,7 @@ struct vperfctr {
 	bool detached;
 	unsigned long pending;		/* VPERFCTR_PENDING_* bits */
 	struct callback_head signal_work;
+	struct irq_work signal_irq_work;	/* queues it from an NMI */
 	/*
 	 * The CPUs on which the control cannot run (forbidden_on: there are
 	 * some): the thread's affinity excludes them from the control on, and
@@ -97,6 +99,15 @@ struct vperfctr {
 	 */
 	bool forbidden_on;
 	cpumask_var_t forbidden;
+	/*
+	 * SIGILL for a resume on a forbidden CPU only when the owner moved
+	 * itself there (own_move: sched_setaffinity() on itself) under a
+	 * control its own program installed (own_control: set by the owner's
+	 * vperfctr_control(), kept by inheritance, cleared at exec).  Other
+	 * moves (a cpuset, CPU hotplug, another task) only stop the counters.
+	 */
+	bool own_control;
+	bool own_move;
 	/*
 	 * vperfctr_control()'s forbidden CPUs: here rather than allocated per
 	 * call.  Only one control runs at a time: the owner's own, or its
@@ -208,6 +219,8 @@ void vperfctr_put_pmu(struct vperfctr *perfctr);
 void __init vperfctr_pmu_init(void);
 int vperfctr_may_use(bool pmcs, int *needed);
 int vperfctr_may_count_kernel(void);
+/* For the x86 driver's KUnit suite: arch/x86/perfctr/kunit.h. */
+int vperfctr_kunit_grant_rdpmc(struct task_struct *tsk);
 
 /* inherit.c */
 void vperfctr_get_children(struct vperfctr *perfctr, struct vperfctr_children *children);

@@ -534,6 +534,8 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	vperfctr_write_end(perfctr);
 	cpumask_copy(perfctr->forbidden, forbidden);
 	perfctr->forbidden_on = forbidden_on;
+	perfctr->own_control = tsk == current;
+	WRITE_ONCE(perfctr->own_move, false);
 	perfctr->si_signo = ctl->si_signo;
 	perfctr->flags = ctl->flags;
 	WRITE_ONCE(perfctr->access_needed, access_needed);

@@ -24,6 +24,7 @@
 #include <linux/capability.h>
 #include <linux/compiler.h>
 #include <linux/init.h>
+#include <linux/irq_work.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/perfctr.h>
@@ -92,14 +93,36 @@ static inline void vperfctr_set_running(struct vperfctr *perfctr) { }
 static inline void vperfctr_clear_running(void) { }
 #endif
 
+static void vperfctr_add_signal_work(struct vperfctr *perfctr,
+				     struct task_struct *owner, enum task_work_notify_mode mode)
+{
+	if (task_work_add(owner, &perfctr->signal_work, mode)) {
+		/* The owner is past exit_task_work(): nothing to tell it. */
+		clear_bit(VPERFCTR_PENDING_WORK, &perfctr->pending);
+		refcount_dec(&perfctr->refcnt);	/* the owner holds one */
+	}
+}
+
+/*
+ * An NMI (ppc64) inside the context switch acted for next, not current:
+ * task_work_add() for another task is not NMI-safe (KASAN records a
+ * stack), so it is made from this hard irq_work once interrupts are on
+ * again.  next cannot have run, let alone exited, meanwhile.
+ */
+static void vperfctr_signal_irq_work(struct irq_work *work)
+{
+	struct vperfctr *perfctr = container_of(work, struct vperfctr, signal_irq_work);
+
+	vperfctr_add_signal_work(perfctr, READ_ONCE(perfctr->owner), TWA_RESUME);
+}
+
 /*
  * Queue signal_work on the owner, whose counters are being suspended or
  * resumed right now (it is current, or prev/next in the context switch):
  * task_work runs it in the owner's own context before it returns to user
  * space, so the signal is sent where sending may sleep (PREEMPT_RT), by
  * the owner itself (si_pid survives PID namespaces), and before the owner
- * runs another user instruction.  The overflow interrupt may be an NMI
- * (ppc64): TWA_NMI_CURRENT then.  Lock-free; interrupts off.
+ * runs another user instruction.  Lock-free; interrupts off.
  */
 static void vperfctr_queue_signal(struct vperfctr *perfctr)
 {
@@ -108,17 +131,12 @@ static void vperfctr_queue_signal(struct vperfctr *perfctr)
 	if (!owner || test_and_set_bit(VPERFCTR_PENDING_WORK, &perfctr->pending))
 		return;
 	refcount_inc(&perfctr->refcnt);
-	/*
-	 * TWA_NMI_CURRENT is for current only; a ppc64 NMI inside the
-	 * context switch may act for next (vperfctr_ihandler()), which has
-	 * not returned to user space yet: TWA_RESUME's flag is enough.
-	 */
-	if (task_work_add(owner, &perfctr->signal_work,
-			  in_nmi() && owner == current ? TWA_NMI_CURRENT : TWA_RESUME)) {
-		/* The owner is past exit_task_work(): nothing to tell it. */
-		clear_bit(VPERFCTR_PENDING_WORK, &perfctr->pending);
-		refcount_dec(&perfctr->refcnt);	/* the owner holds one */
-	}
+	if (!in_nmi())
+		vperfctr_add_signal_work(perfctr, owner, TWA_RESUME);
+	else if (owner == current)
+		vperfctr_add_signal_work(perfctr, owner, TWA_NMI_CURRENT);
+	else
+		irq_work_queue(&perfctr->signal_irq_work);
 }
 
 /*
@@ -152,9 +170,9 @@ void vperfctr_update_tick_dep(struct vperfctr *perfctr, struct task_struct *tsk)
 		return;
 	perfctr->tick_dep = want;
 	if (want)
-		tick_dep_set_task(tsk, TICK_DEP_BIT_PERF_EVENTS);
+		tick_dep_set_task(tsk, TICK_DEP_BIT_PERFCTR);
 	else
-		tick_dep_clear_task(tsk, TICK_DEP_BIT_PERF_EVENTS);
+		tick_dep_clear_task(tsk, TICK_DEP_BIT_PERFCTR);
 }
 
 /* Is this tick another than the one of @perfctr's last overflow? */
@@ -217,6 +235,9 @@ static void vperfctr_revoke(struct vperfctr *perfctr)
 	if (READ_ONCE(perfctr->has_pmu)) {
 		set_bit(VPERFCTR_PENDING_REVOKE, &perfctr->pending);
 		vperfctr_queue_signal(perfctr);
+	} else {
+		/* The sysctl took the PMU while the owner was off: the tick too. */
+		vperfctr_update_tick_dep(perfctr, perfctr->owner);
 	}
 }
 
@@ -266,13 +287,25 @@ static void vperfctr_revoke_suspended(struct vperfctr *perfctr)
  * The owner runs on a CPU its control cannot run on (its affinity was
  * widened again after the control, or a cpuset or CPU hotplug moved it):
  * virtual.rst's rule -- stop the counters, keeping their sums, and send
- * the owner SIGILL.  Inside the resume, interrupts off.
+ * SIGILL if the owner's program moved itself there.  Inside the resume,
+ * interrupts off.
  */
 static void vperfctr_forbidden_cpu(struct vperfctr *perfctr)
 {
 	vperfctr_mark_stopped(perfctr);
+	if (!perfctr->own_control || !perfctr->own_move)
+		return;
 	set_bit(VPERFCTR_PENDING_SIGILL, &perfctr->pending);
 	vperfctr_queue_signal(perfctr);
+}
+
+/* sched_setaffinity() on itself by the owner of a state. */
+void __vperfctr_setaffinity(struct task_struct *tsk)
+{
+	struct vperfctr *perfctr = tsk->thread.perfctrs;
+
+	if (perfctr)
+		WRITE_ONCE(perfctr->own_move, true);
 }
 
 void vperfctr_resume_locked(struct vperfctr *perfctr)
@@ -526,6 +559,7 @@ struct vperfctr *vperfctr_alloc(void)
 	INIT_LIST_HEAD(&perfctr->pmu_node);
 	perfctr->ovf_tick = jiffies - 1;	/* no overflow in this tick yet */
 	init_task_work(&perfctr->signal_work, vperfctr_signal_work);
+	perfctr->signal_irq_work = IRQ_WORK_INIT_HARD(vperfctr_signal_irq_work);
 	perfctr->state = page_address(perfctr->page);
 	perfctr->state->magic = VPERFCTR_STATE_MAGIC;
 	perfctr->state->abi_version = PERFCTR_ABI_VERSION;
@@ -618,7 +652,11 @@ void __vperfctr_exec(struct task_struct *tsk, bool secure)
 	if (secure || (perfctr->flags & VPERFCTR_CONTROL_CLOEXEC) ||
 	    cpu_state(perfctr)->control.nrictrs) {
 		vperfctr_detach(perfctr, tsk);
-	} else if (perfctr->rdpmc_mm) {
+		return;
+	}
+	/* The new program did not ask for counters: no SIGILL for it. */
+	perfctr->own_control = false;
+	if (perfctr->rdpmc_mm) {
 		/*
 		 * exec_mmap() switched to the new mm, whose count is 0 (x86:
 		 * CR4.PCE clear): count the state there before the program

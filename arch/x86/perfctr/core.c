@@ -160,16 +160,18 @@ void perfctr_x86_wrmsr(u32 msr, u64 val)
 		sim->wrmsr(msr, val);
 		return;
 	}
-	native_write_msr(msr, val);
+	wrmsrq(msr, val);
 }
 
 u64 perfctr_x86_rdmsr(u32 msr)
 {
 	const struct perfctr_x86_test_hw *sim = perfctr_x86_sim();
+	u64 val;
 
 	if (unlikely(sim && sim->read_msr))
 		return sim->read_msr(msr);
-	return native_read_msr(msr);
+	rdmsrq(msr, val);
+	return val;
 }
 
 u64 perfctr_x86_rdpmc(u32 map)
@@ -178,7 +180,7 @@ u64 perfctr_x86_rdpmc(u32 map)
 
 	if (unlikely(sim && sim->read_pmc))
 		return sim->read_pmc(map);
-	return native_read_pmc(map);
+	return rdpmc(map);
 }
 #endif
 

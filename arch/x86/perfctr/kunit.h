@@ -234,4 +234,10 @@ void sim_use_perf(const struct sim_constraint *table);
 extern unsigned int sim_perf_asked;
 extern u64 sim_perf_config;
 
+/*
+ * kernel/perfctr/pmu.c, with the virtual counters: a state's RDPMC grant
+ * on @tsk's mm and its revocation, as fork and exec make them.
+ */
+int vperfctr_kunit_grant_rdpmc(struct task_struct *tsk);
+
 #endif

@@ -207,9 +207,9 @@ extern const struct perfctr_x86_model perfctr_x86_p4m2;
 extern const struct perfctr_x86_model perfctr_x86_p4m3;
 
 /*
- * The hardware accessors: the instructions themselves, inline on the
- * switch path -- except with the KUnit suite, which redirects them to its
- * simulated PMU (core.c).
+ * The hardware accessors: inline on the switch path, through paravirt
+ * (a Xen PV guest traps them) -- except with the KUnit suite, which
+ * redirects them to its simulated PMU (core.c).
  */
 #if IS_ENABLED(CONFIG_PERFCTR_X86_KUNIT_TEST)
 void perfctr_x86_wrmsr(u32 msr, u64 val);
@@ -218,17 +218,20 @@ u64 perfctr_x86_rdpmc(u32 map);
 #else
 static __always_inline void perfctr_x86_wrmsr(u32 msr, u64 val)
 {
-	native_write_msr(msr, val);
+	wrmsrq(msr, val);
 }
 
 static __always_inline u64 perfctr_x86_rdmsr(u32 msr)
 {
-	return native_read_msr(msr);
+	u64 val;
+
+	rdmsrq(msr, val);
+	return val;
 }
 
 static __always_inline u64 perfctr_x86_rdpmc(u32 map)
 {
-	return native_read_pmc(map);
+	return rdpmc(map);
 }
 #endif
 

@@ -1585,6 +1585,26 @@ TEST(inherit_imode_child_signals_itself)
  * default action for SIGIO (termination), then whether a state is still
  * attached (it must not be: exit 0 only if vperfctr_open() finds none).
  */
+/*
+ * move_after_exec_stops_the_counters_without_sigill's program: the
+ * control it was exec'd under counts, until it moves itself to CPU 1.
+ */
+static int exec_move(void)
+{
+	const struct vperfctr_state *s;
+	int fd = vperfctr_open(0, 0);
+
+	s = fd < 0 ? NULL : vperfctr_map(fd);
+	if (!s || !s->cpu_state.cstatus)
+		return 10;
+	if (pin_to_cpu(1))
+		return 11;
+	usleep(20000);
+	if (sched_getcpu() != 1)
+		return 12;
+	return s->cpu_state.cstatus ? 13 : 0;
+}
+
 static int exec_busy(void)
 {
 	int fd;
@@ -2601,6 +2621,83 @@ TEST_F(forbidden, resume_on_a_forbidden_cpu_stops_the_counters_and_sends_sigill)
 }
 
 /*
+ * Moved onto a forbidden CPU by another task (here its parent's
+ * sched_setaffinity(); a cpuset or a hotplug fallback are the same to
+ * the thread): the counters stop, and no SIGILL comes.
+ */
+TEST_F(forbidden, move_by_another_task_stops_the_counters_without_sigill)
+{
+	cpu_set_t set;
+	int p[2], status;
+	pid_t pid;
+	char c;
+
+	ASSERT_EQ(0, pipe(p));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct sigaction sa = { .sa_sigaction = on_sigill, .sa_flags = SA_SIGINFO };
+		const struct vperfctr_state *cs;
+		int k, cfd;
+
+		close(p[0]);
+		cfd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+		cs = cfd < 0 ? NULL : vperfctr_map(cfd);
+		if (!cs || sigaction(SIGILL, &sa, NULL) || vperfctr_control(cfd, &self->pmc))
+			_exit(1);
+		if (write(p[1], "r", 1) != 1)
+			_exit(1);
+		for (k = 0; k < 2000 && sched_getcpu() != 1; k++)
+			usleep(1000);
+		if (sched_getcpu() != 1)
+			_exit(2);
+		/* A signal queued at the resume there has been delivered. */
+		usleep(20000);
+		if (LOAD(sigill_count))
+			_exit(3);
+		_exit(cs->cpu_state.cstatus ? 4 : 0);
+	}
+	close(p[1]);
+	ASSERT_EQ(1, read(p[0], &c, 1));
+	close(p[0]);
+	CPU_ZERO(&set);
+	CPU_SET(1, &set);
+	ASSERT_EQ(0, sched_setaffinity(pid, sizeof(set), &set));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
+ * A program exec'd under the control, as perfex runs one, moves itself
+ * onto the forbidden CPU (an OpenMP runtime binding its threads): its
+ * counters stop, and it is not killed by SIGILL, whose default action it
+ * has.  exec_move() is that program.
+ */
+TEST_F(forbidden, move_after_exec_stops_the_counters_without_sigill)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int cfd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+
+		if (cfd < 0 || vperfctr_control(cfd, &self->pmc))
+			_exit(1);
+		execl("/proc/self/exe", "perfctr_pmc_test", "--exec-move", (char *)NULL);
+		_exit(2);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_FALSE(WIFSIGNALED(status)) {
+		TH_LOG("killed by signal %d", WTERMSIG(status));
+	}
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
  * An inherited control keeps its forbidden CPUs: the child starts with
  * the parent's affinity (CPU 1 out), and a resume there anyway stops its
  * counters and signals it, as for the parent.
@@ -2670,6 +2767,8 @@ int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "--exec-busy"))
 		return exec_busy();
+	if (argc == 2 && !strcmp(argv[1], "--exec-move"))
+		return exec_move();
 	return test_harness_run(argc, argv);
 }
 
