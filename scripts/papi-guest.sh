@@ -89,7 +89,7 @@ papi_pack() {	# the guest's root directory
 			"$TOP/tools/papi/tests/papi_bench.c" "$pd/libpapi.a" \
 			-L"$pd/libpfm4/lib" -L"/usr/lib/$($cc -print-multiarch)" -lpfm ||
 			die "papi_bench does not build"
-		echo "raw-bench ./papi_bench" > "$root/tests/run"
+		printf '%s\n' "ENV PAPI_PERFCTR=1" "raw-bench ./papi_bench" > "$root/tests/run"
 		return
 	fi
 	cp "$pd"/utils/papi_{component_avail,avail,native_avail} "$root/tests/"
@@ -104,6 +104,9 @@ papi_pack() {	# the guest's root directory
 		echo "ENV PERFCTR_TIMEOUT=${PAPI_TEST_TIMEOUT:-120}"
 		echo "ENV HOME=/tmp"
 		echo "ENV PATH=/bin"
+		# perf_event is the default: perfctr only for a job that asks.
+		echo "OFF ./papi_component_avail"
+		echo "ENV PAPI_PERFCTR=1"
 		echo "CMP ./papi_component_avail"
 		echo "AVAIL ./papi_avail"
 		# All events are enumerated, the instruction ones printed.
@@ -161,6 +164,14 @@ papi_report() {	# console
 			st=ok why=
 		papi_result papi-utils "$st" "perfctr component disabled with a reason" "$why"
 	fi
+	# Without PAPI_PERFCTR=1 the component is disabled with the reason
+	# that says how to select it, wherever the kernel has perfctr.
+	ev="Disabled: perfctr: not selected for this job (PAPI_PERFCTR=1 selects it"
+	st="not ok" why="no disabled reason matching '$ev' without PAPI_PERFCTR"
+	(($(grep -A1 '^OFF: Name: *perfctr' "$console" | grep -cF "$ev") == 1)) && st=ok why=
+	rc=$(sed -n 's/^PERFCTR-EXIT OFF \([0-9]*\)$/\1/p' "$console")
+	[[ $rc == 0 ]] || st="not ok" why="papi_component_avail's exit status ${rc:-missing}"
+	papi_result papi-utils "$st" "perfctr opt-in: disabled without PAPI_PERFCTR=1" "$why"
 	papi_counts papi-utils
 	# papi_perfctr_test: TAP (report-lib.sh's tap_kind: "ok N ... # SKIP"
 	# skips, "not ok" fails whatever its directive).

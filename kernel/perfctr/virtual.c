@@ -170,9 +170,9 @@ void vperfctr_update_tick_dep(struct vperfctr *perfctr, struct task_struct *tsk)
 		return;
 	perfctr->tick_dep = want;
 	if (want)
-		tick_dep_set_task(tsk, TICK_DEP_BIT_PERFCTR);
+		tick_dep_set_task(tsk, TICK_DEP_BIT_PERF_EVENTS);
 	else
-		tick_dep_clear_task(tsk, TICK_DEP_BIT_PERFCTR);
+		tick_dep_clear_task(tsk, TICK_DEP_BIT_PERF_EVENTS);
 }
 
 /* Is this tick another than the one of @perfctr's last overflow? */
