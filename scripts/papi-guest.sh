@@ -151,9 +151,11 @@ papi_report() {	# console
 		(($(grep -c '^CMP: Name: *perfctr' <<<"$out") == 1)) && st=ok why=
 		papi_result papi-utils "$st" "perfctr component active" "$why"
 		ev=$(papi_insn_event)
-		st="not ok" why="no $ev listed for perfctr"
-		(($(grep -c "^NATIVE: .*$ev" "$console") > 0)) && st=ok why=
-		papi_result papi-utils "$st" "papi_native_avail lists $ev" "$why"
+		# Named with the component's prefix (PAPI patch 0017): perf_event
+		# has the same names.
+		st="not ok" why="no perfctr:::$ev listed"
+		(($(grep -c "^NATIVE: .*perfctr:::$ev" "$console") > 0)) && st=ok why=
+		papi_result papi-utils "$st" "papi_native_avail lists perfctr:::$ev" "$why"
 	else
 		grep -A1 '^CMP: Name: *perfctr' "$console" | sed "s|^|$label/$cpu papi-utils: # |"
 		# x86: the CPU model's want of counters; ppc32: libpfm4's of events.
