@@ -163,9 +163,17 @@ label=x86_64 cpu=max arch=x86_64 PAPI_CTESTS="first zero_named"
 x86_pmu_model() { :; }
 run papi_report "$fx/papi.console"
 expect "PAPI: # SKIP and a ctest's SKIPPED are skips; not ok # SKIP and a failed exit fail" \
-	"x86_64/max papi-utils 4 0 0
+	"x86_64/max papi-utils 5 0 0
 x86_64/max papi-perfctr 1 2 2
 x86_64/max papi-ctests 1 0 1"
+# Without the run that has no PAPI_PERFCTR, the opt-in check fails.
+grep -v '^OFF\|EXIT OFF' "$fx/papi.console" > "$tmp/papi-noopt.console"
+run papi_report "$tmp/papi-noopt.console"
+expect "PAPI: the component not disabled without PAPI_PERFCTR=1 fails" \
+	"x86_64/max papi-utils 4 1 0
+x86_64/max papi-perfctr 1 2 2
+x86_64/max papi-ctests 1 0 1" \
+	"x86_64/max papi-utils: not ok - perfctr opt-in: disabled without PAPI_PERFCTR=1: papi_component_avail's exit status missing"
 
 # make check's groups: one that dies without recording (a die()), or
 # after recording only passes, records "NAME setup 0 1"; one that recorded
