@@ -4,7 +4,8 @@
 # its configuration step on Debian's own amd64 configuration (from the
 # linux-config-7.3 package, unpacked into the cache, with the certificate
 # names of a Debian /boot/config put back) against the applied tree, out of
-# tree so that the tree is not touched; then the libperfctr .deb.
+# tree so that the tree is not touched.  The library's packages, make
+# deb's other step (deb.sh libdeb), are check-debsrc.sh's.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -134,59 +135,4 @@ refuses 2 no-perfctr '^CONFIG_PERFCTR' 'CONFIG_PERFCTR=y is missing' \
 refuses 3 keys 'KEYS=' 'names a certificate this tree lacks' \
 	"deb.sh config refuses Debian's certificate names"
 
-# 3. The libperfctr .deb.
-arch=$(dpkg --print-architecture)
-ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
-if bash "$TOP/scripts/deb.sh" SRC="$src" libdeb "$work/lib" > "$work/libdeb.log" 2>&1 &&
-   pkg=$(ls "$work"/lib/libperfctr_*_"$arch".deb 2>/dev/null) && [[ -n $pkg ]]; then
-	ok "deb.sh libdeb: $(basename "$pkg")"
-else
-	nok "deb.sh libdeb" "$(tail -5 "$work/libdeb.log")"
-	finish
-fi
-dpkg-deb -c "$pkg" | awk '{ print $6 }' | sed 's|^\./||' > "$work/contents"
-for x in usr/include/libperfctr.h usr/include/perfctr/linux/perfctr.h usr/include/perfctr/asm/perfctr.h \
-	 "usr/lib/$ma/libperfctr.so.3" "usr/lib/$ma/libperfctr.so" "usr/lib/$ma/pkgconfig/libperfctr.pc" \
-	 usr/bin/perfex usr/share/man/man1/perfex.1.gz \
-	 usr/bin/perfctr-selftest usr/share/man/man1/perfctr-selftest.1.gz; do
-	grep -qx "$x" "$work/contents" && ok "package has $x" || nok "package has $x"
-done
-bad=
-for fld in Package Version Architecture Maintainer Installed-Size Depends Section Description; do
-	[[ -n $(dpkg-deb -f "$pkg" "$fld") ]] || bad+=" $fld"
-done
-[[ $(dpkg-deb -f "$pkg" Package) == libperfctr ]] || bad+=" Package=$(dpkg-deb -f "$pkg" Package)"
-[[ $(dpkg-deb -f "$pkg" Architecture) == "$arch" ]] || bad+=" Architecture=$(dpkg-deb -f "$pkg" Architecture)"
-[[ $pkg == */libperfctr_$(dpkg-deb -f "$pkg" Version)_$arch.deb ]] || bad+=" file name"
-[[ -z $bad ]] && ok "control: Package, Version, Architecture $arch, Maintainer, Depends, Description" ||
-	nok "control fields" "wrong or missing:$bad"
-# Depends from the binaries: libc6, and libpfm4 if perfex links it.
-x=$work/x
-dpkg-deb -x "$pkg" "$x"
-deps=$(dpkg-deb -f "$pkg" Depends)
-want=libc6
-readelf -d "$x/usr/bin/perfex" 2>/dev/null | grep -q 'NEEDED.*libpfm' && want="libc6 libpfm4"
-bad=
-for d in $want; do grep -qw "$d" <<<"$deps" || bad+=" $d"; done
-[[ -z $bad ]] && ok "Depends: $deps" || nok "Depends names what the binaries need" "Depends: $deps; lacks:$bad"
-# A program builds against the package as installed (pkg-config).
-cat > "$work/t.c" <<'EOT'
-#include <stdio.h>
-#include <libperfctr.h>
-int main(void)
-{
-	struct vperfctr *v = vperfctr_open();
-	printf("%s\n", v ? "perfctr" : "no perfctr");
-	return 0;
-}
-EOT
-if flags=$(PKG_CONFIG_SYSROOT_DIR=$x PKG_CONFIG_LIBDIR=$x/usr/lib/$ma/pkgconfig \
-	   pkg-config --cflags --libs libperfctr) &&
-   gcc -o "$work/t" "$work/t.c" $flags > "$work/t.log" 2>&1 &&
-   LD_LIBRARY_PATH=$x/usr/lib/$ma "$work/t" >> "$work/t.log" 2>&1 &&
-   "$x/usr/bin/perfex" -h >> "$work/t.log" 2>&1; then
-	ok "a program builds and runs against the package; perfex -h runs"
-else
-	nok "a program builds and runs against the package" "$(tail -5 "$work/t.log")"
-fi
 finish

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# The Debian source package of the user-space side (debian/: libperfctr3,
+# make deb's library packages (scripts/deb.sh libdeb: debian/, libperfctr3,
 # libperfctr-dev, perfex): dpkg-buildpackage -us -uc on a copy of the
 # repository's tracked files (never the working tree itself), lintian
 # (its E: lines fail), the three packages' contents, the symbols file,
@@ -12,8 +12,7 @@ set -uo pipefail
 
 work=$CACHE/debsrc
 rm -rf "$work"
-src=$work/perfctr-tools
-mkdir -p "$src"
+mkdir -p "$work"
 
 n=0 p=0 f=0
 ok() { n=$((n + 1)); p=$((p + 1)); echo "debsrc: ok - $1"; }
@@ -29,21 +28,19 @@ for t in dpkg-buildpackage dh lintian dpkg-gensymbols pkg-config; do
 	command -v $t >/dev/null || { nok "tools: $t" "missing (scripts/setup.sh installs it)"; finish; }
 done
 
-# The repository's files as in the working tree (tracked, and new ones
-# git does not ignore).
-(cd "$TOP" && git ls-files -z --cached --others --exclude-standard |
-	tar --null -T - -cf - 2>/dev/null) | tar -xf - -C "$src"
 arch=$(dpkg --print-architecture)
 ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
-ver=$(cd "$src" && dpkg-parsechangelog -S Version)
-spkg=$(cd "$src" && dpkg-parsechangelog -S Source)
+ver=$(cd "$TOP" && dpkg-parsechangelog -S Version)
+spkg=$(cd "$TOP" && dpkg-parsechangelog -S Source)
 
-# 1. dpkg-buildpackage -us -uc: the source package and the binaries.
+# 1. make deb's library step, scripts/deb.sh libdeb: dpkg-buildpackage
+# -us -uc from debian/ on a copy of the repository's files (tracked, and
+# new ones git does not ignore), then lintian.
 start=$SECONDS
-if (cd "$src" && dpkg-buildpackage -us -uc > "$work/build.log" 2>&1); then
-	ok "dpkg-buildpackage -us -uc: $spkg $ver ($((SECONDS - start)) s)"
+if PERFCTR_NO_INSTALL=1 bash "$TOP/scripts/deb.sh" libdeb "$work" > "$work/build.log" 2>&1; then
+	ok "deb.sh libdeb (dpkg-buildpackage -us -uc): $spkg $ver ($((SECONDS - start)) s)"
 else
-	nok "dpkg-buildpackage -us -uc" "$(tail -8 "$work/build.log")"
+	nok "deb.sh libdeb (dpkg-buildpackage -us -uc)" "$(tail -8 "$work/build.log")"
 	finish
 fi
 for x in "${spkg}_$ver.dsc" "${spkg}_$ver.tar.xz"; do
@@ -55,16 +52,17 @@ for b in libperfctr3 libperfctr-dev perfex; do
 	[[ -f ${deb[$b]} ]] && ok "binary package: ${b}_${ver}_$arch.deb" || nok "binary package $b"
 done
 [[ -f ${deb[libperfctr3]} && -f ${deb[libperfctr-dev]} && -f ${deb[perfex]} ]] || finish
+x=$(ls "$work"/libperfctr_*.deb 2>/dev/null)
+[[ -z $x && ! -d $work/perfctr-tools ]] && ok "no hand-made libperfctr package; the build's copy removed" ||
+	nok "only debian/'s packages" "also: $x $(ls -d "$work/perfctr-tools" 2>/dev/null)"
 
-# 2. lintian: errors fail; the warnings are shown.
-lintian --no-tag-display-limit "$work/${spkg}_${ver}_$arch.changes" > "$work/lintian.log" 2>&1
-errs=$(grep -c '^E:' "$work/lintian.log")
-if ((errs == 0)); then
+# 2. lintian (run by deb.sh libdeb): errors fail; the warnings are shown.
+if [[ -f $work/lintian.log ]] && errs=$(grep -c '^E:' "$work/lintian.log"); (( errs == 0 )); then
 	ok "lintian: no errors ($(grep -c '^W:' "$work/lintian.log") warnings)"
 else
-	nok "lintian: $errs errors" "$(grep '^E:' "$work/lintian.log")"
+	nok "lintian: ${errs:-no log}" "$(grep '^E:' "$work/lintian.log" 2>/dev/null)"
 fi
-grep '^W:' "$work/lintian.log" | sed 's/^/# /'
+grep '^W:' "$work/lintian.log" 2>/dev/null | sed 's/^/# /'
 
 # 3. Contents.
 has() {	# package description path...
@@ -86,10 +84,10 @@ if dpkg-deb --ctrl-tarfile "${deb[libperfctr3]}" | tar -xO ./symbols > "$work/sy
    grep -q '^libperfctr.so.3 libperfctr3 ' "$work/symbols" &&
    grep -q '^ vperfctr_open@Base ' "$work/symbols" &&
    grep -q '^ perfctr_strerror@Base ' "$work/symbols" &&
-   ! grep -q 'dpkg-gensymbols: warning' "$work/build.log"; then
+   ! grep -q 'dpkg-gensymbols: warning' "$work/libdeb-build.log"; then
 	ok "libperfctr3: symbols file ($(grep -c '@Base' "$work/symbols") symbols), dpkg-gensymbols without a warning"
 else
-	nok "libperfctr3: symbols file" "$(grep -A5 'dpkg-gensymbols' "$work/build.log" | head -12)"
+	nok "libperfctr3: symbols file" "$(grep -A5 'dpkg-gensymbols' "$work/libdeb-build.log" | head -12)"
 fi
 has libperfctr-dev "headers, uapi headers, .so link, static library, pkg-config" \
 	usr/include/libperfctr.h usr/include/perfctr_read.h \
@@ -104,7 +102,7 @@ has perfex "perfex, perfctr-selftest, man pages, sysctl example" usr/bin/perfex 
 	usr/share/man/man1/perfex.1.gz usr/share/man/man1/perfctr-selftest.1.gz \
 	usr/share/doc/perfex/examples/60-perfctr.conf
 n3=$(grep -c '^usr/share/man/man3/.*\.3\.gz$' "$work/libperfctr-dev.contents")
-n3src=$(ls "$src"/tools/lib/perfctr/Documentation/*.3 | wc -l)
+n3src=$(ls "$TOP"/tools/lib/perfctr/Documentation/*.3 | wc -l)
 ((n3 == n3src)) && ok "libperfctr-dev: all $n3 section 3 pages" ||
 	nok "libperfctr-dev: all section 3 pages" "$n3 of $n3src"
 deps=$(dpkg-deb -f "${deb[perfex]}" Depends)
@@ -142,4 +140,29 @@ if flags=$(PKG_CONFIG_SYSROOT_DIR=$root PKG_CONFIG_LIBDIR=$root/usr/lib/$ma/pkgc
 else
 	nok "a program against libperfctr-dev" "$(tail -5 "$work/t.log")"
 fi
+# 5. Over the single libperfctr package that make deb made before (its
+# files, version 3.0.0-1): dpkg -i of the three in a scratch root removes
+# it, and the files are the new packages'.
+up=$work/upgrade
+mkdir -p "$up/old/DEBIAN" "$up/old/usr/bin" "$up/old/usr/lib/$ma" "$up/root/var/lib/dpkg/info" \
+	"$up/root/var/lib/dpkg/updates"
+: > "$up/root/var/lib/dpkg/status"
+echo old > "$up/old/usr/bin/perfex"
+echo old > "$up/old/usr/lib/$ma/libperfctr.so.3.0.0"
+printf 'Package: libperfctr\nVersion: 3.0.0-1\nArchitecture: %s\nMaintainer: t <t@t>\nDescription: t\n' \
+	"$arch" > "$up/old/DEBIAN/control"
+dpkgr=(dpkg "--root=$up/root" --force-script-chrootless --force-not-root --force-depends
+       --no-triggers --log=/dev/null)
+if dpkg-deb --root-owner-group -b "$up/old" "$up/libperfctr_3.0.0-1_$arch.deb" > "$up/log" 2>&1 &&
+   "${dpkgr[@]}" -i "$up/libperfctr_3.0.0-1_$arch.deb" >> "$up/log" 2>&1 &&
+   "${dpkgr[@]}" -i "${deb[libperfctr3]}" "${deb[libperfctr-dev]}" "${deb[perfex]}" >> "$up/log" 2>&1 &&
+   ! "${dpkgr[@]}" -s libperfctr 2>/dev/null | grep -q '^Status: install ok installed' &&
+   "${dpkgr[@]}" -s perfex 2>/dev/null | grep -q '^Status: install ok installed' &&
+   cmp -s "$up/root/usr/bin/perfex" "$root/usr/bin/perfex" &&
+   cmp -s "$up/root/usr/lib/$ma/libperfctr.so.3.0.0" "$root/usr/lib/$ma/libperfctr.so.3.0.0"; then
+	ok "dpkg -i over make deb's old libperfctr package replaces it (Conflicts, Replaces)"
+else
+	nok "dpkg -i over the old libperfctr package" "$(grep -i 'error\|overwrite\|conflict' "$up/log" | head -5)"
+fi
+
 finish

@@ -41,12 +41,16 @@ group docs bash "$TOP/scripts/check-docs.sh"
 # libperfctr and perfex on the host; in the guests below, beside the
 # kselftests.
 group libperfctr-host bash "$TOP/scripts/check-lib.sh"
-# make deb's configuration step on Debian's own amd64 configuration, and
-# the libperfctr package (scripts/check-deb.sh; the kernel packages' build
-# itself is not run here).
+# make deb's configuration step on Debian's own amd64 configuration
+# (scripts/check-deb.sh; the kernel packages' build itself is not run
+# here).
 group deb-host bash "$TOP/scripts/check-deb.sh"
-# The Debian source package of libperfctr and perfex (debian/).
+# make deb's library packages (deb.sh libdeb: debian/, dpkg-buildpackage,
+# lintian), and over the single package it made before.
 group debsrc-host bash "$TOP/scripts/check-debsrc.sh"
+# Secure Boot: the kernel hook, deb.sh secureboot and sign-image, the
+# build's module-signing key removed.
+group secureboot-host bash "$TOP/scripts/check-secureboot.sh"
 # make try's set-up: the host's packages only, apt untouched, as nobody.
 group try-setup bash "$TOP/scripts/check-try-setup.sh"
 # perfctr 2.7's own sources (Debian's papi 7.0.0), whose examples self

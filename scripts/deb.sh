@@ -17,9 +17,22 @@
 #                                   merge_config.sh -m, make olddefconfig,
 #                                   then check that perfctr survived
 #   scripts/deb.sh build            make bindeb-pkg (linux-image,
-#                                   linux-headers, linux-libc-dev) and the
-#                                   libperfctr .deb, into DIR
-#   scripts/deb.sh libdeb [OUTDIR]  the libperfctr .deb alone (from SRC)
+#                                   linux-headers, linux-libc-dev), the
+#                                   build's module-signing key removed, and
+#                                   the library's packages, into DIR
+#   scripts/deb.sh libdeb [OUTDIR]  the library's packages alone
+#                                   (libperfctr3, libperfctr-dev, perfex):
+#                                   dpkg-buildpackage from debian/, lintian
+#   scripts/deb.sh secureboot       (root) a root-only signing key in
+#                                   /etc/perfctr/secureboot (or KEY= and
+#                                   CERT= a site's), the kernel hook that
+#                                   signs each perfctr kernel installed
+#                                   (scripts/perfctr-sbsign), and the
+#                                   installed ones signed
+#   scripts/deb.sh SBKEY=k SBCERT=c sign-image DEB
+#                                   sign the image inside a built
+#                                   linux-image package (build does it when
+#                                   SBKEY is set)
 #
 # Settings, as VAR=value arguments or in the environment:
 #   DIR           build directory (default $PERFCTR_CACHE/deb-build)
@@ -33,6 +46,12 @@
 #   FRESH=1       source: unpack again even if the tree is up to date
 #   PERFCTR_NO_INSTALL=1  never call apt-get (fail if something is missing)
 #   PERFCTR_DEB_FRAGMENT  the perfctr fragment (the checks use it)
+#   SBKEY, SBCERT build, sign-image: the Secure Boot key (mode 600, the
+#                 user's own) and certificate
+#   KEY, CERT     secureboot: install this key and certificate
+#   PERFCTR_SB_DIR, PERFCTR_HOOK_DIR, PERFCTR_BOOT  secureboot: where the
+#                 key, the hook and the kernels are (/etc/perfctr/secureboot,
+#                 /etc/kernel/postinst.d, /boot; the checks move them)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -46,13 +65,13 @@ deb_pkgs=(build-essential bc bison flex cpio kmod rsync patch xz-utils zstd
 	  libelf-dev libdw-dev libssl-dev python3 dwarves debhelper dpkg-dev
 	  libpfm4-dev)
 
-while (($#)) && [[ $1 =~ ^(DIR|SRC|O|LOCALVERSION|JOBS|DBG|LOCALMODCONFIG|FRESH|PERFCTR_NO_INSTALL|PERFCTR_DEB_FRAGMENT)=(.*)$ ]]; do
+while (($#)) && [[ $1 =~ ^(DIR|SRC|O|LOCALVERSION|JOBS|DBG|LOCALMODCONFIG|FRESH|PERFCTR_NO_INSTALL|PERFCTR_DEB_FRAGMENT|SBKEY|SBCERT|KEY|CERT|PERFCTR_SB_DIR|PERFCTR_HOOK_DIR|PERFCTR_BOOT)=(.*)$ ]]; do
 	export "${BASH_REMATCH[1]}=${BASH_REMATCH[2]}"
 	shift
 done
 cmd=${1:-all}
 (($#)) && shift
-while (($#)) && [[ $1 =~ ^(DIR|SRC|O|LOCALVERSION|JOBS|DBG|LOCALMODCONFIG|FRESH|PERFCTR_NO_INSTALL|PERFCTR_DEB_FRAGMENT)=(.*)$ ]]; do
+while (($#)) && [[ $1 =~ ^(DIR|SRC|O|LOCALVERSION|JOBS|DBG|LOCALMODCONFIG|FRESH|PERFCTR_NO_INSTALL|PERFCTR_DEB_FRAGMENT|SBKEY|SBCERT|KEY|CERT|PERFCTR_SB_DIR|PERFCTR_HOOK_DIR|PERFCTR_BOOT)=(.*)$ ]]; do
 	export "${BASH_REMATCH[1]}=${BASH_REMATCH[2]}"
 	shift
 done
@@ -265,118 +284,155 @@ deb_config() {
 	log "config: ok: $(grep -E '^CONFIG_PERFCTR(_VIRTUAL)?=' "$out/.config" | tr '\n' ' ')the rest as $base ($(diff <(grep '^CONFIG_' "$out/.config.perfctr-base" | sort) <(grep '^CONFIG_' "$out/.config" | sort) | grep -c '^>' || true) lines changed)"
 }
 
-# The libperfctr .deb: make install into a staging root, then dpkg-deb.
+# The library's packages, libperfctr3, libperfctr-dev and perfex, from the
+# repository's debian/ by dpkg-buildpackage on a copy of its files (the
+# build writes into the tree it builds); lintian when it is installed.
 deb_libdeb() {
-	local tree=$1 outdir=$2 work arch ma root ver pkgver deps maint size f
-	[[ -f $tree/tools/lib/perfctr/Makefile ]] || die "no tools/lib/perfctr in $tree"
-	install_pkgs build-essential dpkg-dev
+	local outdir=$1 src ver spkg arch b f errs
+	install_pkgs build-essential dpkg-dev debhelper libpfm4-dev
+	[[ -f $TOP/debian/control && -f $TOP/tools/lib/perfctr/Makefile ]] ||
+		die "no debian/ or tools/lib/perfctr in $TOP"
 	mkdir -p "$outdir"
 	outdir=$(cd "$outdir" && pwd)
-	work=$(mktemp -d "${TMPDIR:-/tmp}/perfctr-libdeb.XXXXXX")
-	LIBDEB_WORK=$work
-	trap 'rm -rf "${LIBDEB_WORK:-}"' EXIT
+	src=$outdir/perfctr-tools
+	rm -rf "$src"
+	mkdir -p "$src"
+	if git -C "$TOP" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		(cd "$TOP" && git ls-files -z --cached --others --exclude-standard |
+			tar --null -T - -cf - 2>/dev/null) | tar -xf - -C "$src"
+	else
+		tar -C "$TOP" --exclude=.git -cf - . | tar -xf - -C "$src"
+	fi
+	ver=$(cd "$src" && dpkg-parsechangelog -S Version)
+	spkg=$(cd "$src" && dpkg-parsechangelog -S Source)
 	arch=$(dpkg --print-architecture)
-	ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
-	root=$work/root
-	mkdir -p "$work/build" "$root"
-	make -C "$tree/tools/lib/perfctr" OUTPUT="$work/build/" PREFIX=/usr \
-		LIBDIR="/usr/lib/$ma" DESTDIR="$root" install > "$work/make.log" 2>&1 ||
-		{ cat "$work/make.log" >&2; die "make -C tools/lib/perfctr install failed"; }
-	ver=$(sed -n 's/^Version: *//p' "$root/usr/lib/$ma/pkgconfig/libperfctr.pc")
-	[[ -n $ver ]] || die "no version in libperfctr.pc"
-	pkgver=$ver-1
-	# Debian's layout: compressed man pages, a copyright file.
-	find "$root/usr/share/man" -type f -name '*.[0-9]' -exec gzip -9n {} +
-	mkdir -p "$root/usr/share/doc/libperfctr"
-	cat > "$root/usr/share/doc/libperfctr/copyright" <<EOT
-libperfctr and perfex, from the perfctr patch series for Linux 7.3
-(tools/lib/perfctr).
+	log "libdeb: dpkg-buildpackage -us -uc: $spkg $ver (log: $outdir/libdeb-build.log)"
+	if ! (cd "$src" && dpkg-buildpackage -us -uc) > "$outdir/libdeb-build.log" 2>&1; then
+		tail -20 "$outdir/libdeb-build.log" >&2
+		die "dpkg-buildpackage failed: $outdir/libdeb-build.log"
+	fi
+	rm -rf "$src"
+	LIBDEBS=()
+	for b in libperfctr3 libperfctr-dev perfex; do
+		f=$outdir/${b}_${ver}_$arch.deb
+		[[ -f $f ]] || die "dpkg-buildpackage made no $f"
+		LIBDEBS+=("$f")
+	done
+	if command -v lintian >/dev/null; then
+		lintian "$outdir/${spkg}_${ver}_$arch.changes" > "$outdir/lintian.log" 2>&1 || true
+		errs=$(grep -c '^E:' "$outdir/lintian.log" || true)
+		((errs == 0)) || { grep '^E:' "$outdir/lintian.log" >&2; die "lintian: $errs errors"; }
+		log "libdeb: lintian: no errors ($(grep -c '^W:' "$outdir/lintian.log" || true) warnings)"
+	fi
+	log "libdeb: ${LIBDEBS[*]##*/} in $outdir"
+}
 
-libperfctr: LGPL-2.1 OR BSD-2-Clause (the library, libperfctr.so and
-libperfctr.a, every file compiled into it; the headers libperfctr.h,
-perfctr_read.h, perfctr_marker.h, perfctr/likwid-marker.h; the man pages
-of section 3).  LGPL-2.1: /usr/share/common-licenses/LGPL-2.1;
-BSD-2-Clause: below.
+# Refuse a signing key that others may read or that is not ours.
+private_key() {
+	local key=$1 owner mode
+	[[ -f $key ]] || die "no key $key"
+	owner=$(stat -L -c %u "$key")
+	mode=$(stat -L -c %a "$key")
+	[[ $owner == "$(id -u)" ]] || die "$key belongs to uid $owner, not to uid $(id -u)"
+	[[ $mode == *00 ]] || die "$key has mode $mode: group or others may read it (chmod 600)"
+}
 
-The kernel's user ABI headers, perfctr/linux/perfctr.h and
-perfctr/asm/perfctr.h: GPL-2.0 WITH Linux-syscall-note (the GPL does not
-extend to programs that use the kernel's services through them).
-
-perfex and perfctr-selftest (programs that link the library), their man
-pages (section 1) and those of the system calls (section 2): GPL-2.0,
-/usr/share/common-licenses/GPL-2.
-
-Each source file's SPDX-License-Identifier line says which applies.
-
-BSD-2-Clause:
-
-Copyright (c) 2026 The perfctr series' authors
-
-Redistribution and use in source and binary forms, with or without
-modification, are permitted provided that the following conditions are
-met:
-
-1. Redistributions of source code must retain the above copyright
-   notice, this list of conditions and the following disclaimer.
-
-2. Redistributions in binary form must reproduce the above copyright
-   notice, this list of conditions and the following disclaimer in the
-   documentation and/or other materials provided with the distribution.
-
-THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS
-IS" AND ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO,
-THE IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR
-PURPOSE ARE DISCLAIMED.  IN NO EVENT SHALL THE COPYRIGHT HOLDER OR
-CONTRIBUTORS BE LIABLE FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL,
-EXEMPLARY, OR CONSEQUENTIAL DAMAGES (INCLUDING, BUT NOT LIMITED TO,
-PROCUREMENT OF SUBSTITUTE GOODS OR SERVICES; LOSS OF USE, DATA, OR
-PROFITS; OR BUSINESS INTERRUPTION) HOWEVER CAUSED AND ON ANY THEORY OF
-LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY, OR TORT (INCLUDING
-NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE OF THIS
-SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
-EOT
-	chmod -R u+rwX,go=rX "$root"
-	# Dependencies from the binaries (libc6; libpfm4 when perfex has event
-	# names); dpkg-shlibdeps wants a debian/control.
-	mkdir -p "$work/pkg/debian"
-	printf 'Source: libperfctr\n\nPackage: libperfctr\nArchitecture: any\n' > "$work/pkg/debian/control"
-	deps=$(cd "$work/pkg" && dpkg-shlibdeps -O -xlibperfctr \
-		"$root/usr/bin/perfex" "$root/usr/bin/perfctr-selftest" \
-		"$root/usr/lib/$ma"/libperfctr.so.*.* 2>/dev/null |
-		sed -n 's/^shlibs:Depends=//p') || true
-	[[ -n $deps ]] || { log "libdeb: dpkg-shlibdeps failed: Depends: libc6"; deps=libc6; }
-	maint="${DEBFULLNAME:-$(id -un)} <${DEBEMAIL:-$(id -un)@$(hostname -f 2>/dev/null || hostname)}>"
-	size=$(du -sk "$root" | cut -f1)
-	mkdir -p "$root/DEBIAN"
-	cat > "$root/DEBIAN/control" <<EOT
-Package: libperfctr
-Version: $pkgver
-Architecture: $arch
-Maintainer: $maint
-Installed-Size: $size
-Depends: $deps
-Section: libs
-Priority: optional
-Description: perfctr per-thread virtual performance counters: library and perfex
- libperfctr is the user-space library of perfctr, a Linux kernel patch
- series giving each thread its own virtualised time-stamp and performance
- counters, read without a system call (the perfctr 2.7 API).  perfex runs
- a command with counters and prints their totals; perfctr-selftest checks
- the counts on this CPU.  The headers include the kernel's perfctr user
- ABI (under /usr/include/perfctr), and the man pages perfex(1),
- perfctr-selftest(1), perfctr_info(2), vperfctr_open(2) and libperfctr(3).
- .
- Needs a kernel with perfctr (CONFIG_PERFCTR).
-EOT
-	echo "libperfctr ${ver%%.*} libperfctr (>= $ver)" > "$root/DEBIAN/shlibs"
-	echo "activate-noawait ldconfig" > "$root/DEBIAN/triggers"
-	chmod 644 "$root"/DEBIAN/*
-	f=$outdir/libperfctr_${pkgver}_${arch}.deb
-	dpkg-deb --root-owner-group -Zxz --build "$root" "$f" >/dev/null ||
-		die "dpkg-deb --build failed"
-	log "libdeb: $f"
-	LIBDEB=$f
+# Sign the kernel image inside a built linux-image package (SBKEY, SBCERT):
+# for a cluster, signed once on the build host, so that the nodes need
+# only the certificate enrolled.
+deb_sign_image() {
+	local deb=$1 work img n=0 md5
+	[[ -n ${SBKEY:-} && -n ${SBCERT:-} ]] || die "sign-image: set SBKEY=key.pem and SBCERT=cert.pem"
+	[[ -f $deb ]] || die "sign-image: no package $deb"
+	[[ -f $SBCERT ]] || die "sign-image: no certificate $SBCERT"
+	private_key "$SBKEY"
+	command -v sbsign >/dev/null || install_pkgs sbsigntool
+	work=$(mktemp -d "${TMPDIR:-/tmp}/perfctr-sign.XXXXXX")
+	dpkg-deb -R "$deb" "$work/pkg"
+	for img in "$work"/pkg/boot/vmlinuz-*; do
+		[[ -f $img ]] || continue
+		sbsign --key "$SBKEY" --cert "$SBCERT" --output "$img.signed" "$img" >/dev/null 2>&1 ||
+			{ rm -rf "$work"; die "sign-image: sbsign failed on ${img#"$work"/pkg}"; }
+		sbverify --cert "$SBCERT" "$img.signed" >/dev/null 2>&1 ||
+			{ rm -rf "$work"; die "sign-image: ${img#"$work"/pkg} does not verify after signing"; }
+		chmod --reference="$img" "$img.signed"
+		mv -f "$img.signed" "$img"
+		n=$((n + 1))
+	done
+	((n)) || { rm -rf "$work"; die "sign-image: no boot/vmlinuz-* in $deb"; }
+	md5=$work/pkg/DEBIAN/md5sums
+	if [[ -f $md5 ]]; then
+		(cd "$work/pkg" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' |
+			sort -z | xargs -0 md5sum) > "$md5"
+	fi
+	dpkg-deb --root-owner-group -Zxz --build "$work/pkg" "$deb.signed" >/dev/null ||
+		{ rm -rf "$work"; die "sign-image: dpkg-deb --build failed"; }
+	mv -f "$deb.signed" "$deb"
 	rm -rf "$work"
+	log "sign-image: $deb: the image signed with $SBCERT"
+}
+
+# Secure Boot on this machine (root): a key only root can read, the
+# kernel hook that signs each perfctr kernel as it is installed, and the
+# perfctr kernels installed now signed.  KEY= and CERT= install a site's
+# key instead of making one.
+SB_DIR=${PERFCTR_SB_DIR:-/etc/perfctr/secureboot}
+HOOK_DIR=${PERFCTR_HOOK_DIR:-/etc/kernel/postinst.d}
+BOOT=${PERFCTR_BOOT:-/boot}
+deb_secureboot() {
+	local key=$SB_DIR/mok.key crt=$SB_DIR/mok.crt der=$SB_DIR/mok.der img rel
+	for t in sbsign openssl; do
+		command -v $t >/dev/null || { install_pkgs sbsigntool openssl; break; }
+	done
+	(umask 077 && mkdir -p "$SB_DIR")
+	chmod 700 "$SB_DIR"
+	if [[ -n ${KEY:-} || -n ${CERT:-} ]]; then
+		[[ -f ${KEY:-} && -f ${CERT:-} ]] || die "secureboot: KEY= and CERT= name the site's key and certificate"
+		install -m 600 "$KEY" "$key"
+		install -m 644 "$CERT" "$crt"
+		log "secureboot: $KEY and $CERT installed in $SB_DIR"
+	elif [[ ! -f $key ]]; then
+		(umask 077 && openssl req -new -x509 -newkey rsa:2048 -nodes -days 3650 -sha256 \
+			-subj "/CN=perfctr kernel signing key ($(hostname))/" \
+			-keyout "$key" -out "$crt" >/dev/null 2>&1) ||
+			die "secureboot: openssl could not make a key"
+		chmod 644 "$crt"
+		log "secureboot: a new key in $key (mode 600), certificate $crt"
+	else
+		log "secureboot: keeping the key in $key"
+	fi
+	private_key "$key"
+	openssl x509 -in "$crt" -outform DER -out "$der" || die "secureboot: $crt is not a certificate"
+	chmod 644 "$der"
+	mkdir -p "$HOOK_DIR"
+	install -m 755 "$TOP/scripts/perfctr-sbsign" "$HOOK_DIR/perfctr-sbsign"
+	log "secureboot: hook $HOOK_DIR/perfctr-sbsign (signs each perfctr kernel as it is installed)"
+	for img in "$BOOT"/vmlinuz-*-perfctr*; do
+		[[ -f $img ]] || continue
+		rel=${img##*/vmlinuz-}
+		PERFCTR_SB_DIR=$SB_DIR sh "$HOOK_DIR/perfctr-sbsign" "$rel" "$img" ||
+			die "secureboot: could not sign $img"
+	done
+	cat <<EOT
+
+Enrol the certificate once (Secure Boot's shim trusts it after that):
+  sudo mokutil --import $der     # asks for a one-time password
+then reboot and confirm at the console: MokManager, "Enroll MOK",
+"Continue", "Yes", the password (notes/INSTALL-debian.md, step 4).
+EOT
+}
+
+# The module-signing key the build made signs the modules while the
+# packages are made; after that nobody needs it, and whoever can read the
+# build tree could sign modules this kernel would load.
+deb_forget_signing_key() {
+	local d f
+	for d in "$SRC" ${O:+"$O"}; do
+		f=$d/certs/signing_key.pem
+		[[ -f $f ]] || continue
+		shred -u "$f" 2>/dev/null || rm -f "$f"
+		log "build: removed the module-signing key $f (the next build makes a new one)"
+	done
 }
 
 deb_build() {
@@ -405,19 +461,21 @@ deb_build() {
 	done
 	dpkg-deb -c "$libc" | grep -q '/usr/include/linux/perfctr\.h$' ||
 		die "$libc lacks linux/perfctr.h"
-	deb_libdeb "$SRC" "$DIR"
+	deb_forget_signing_key
+	[[ -n ${SBKEY:-} ]] && deb_sign_image "$image"
+	deb_libdeb "$DIR"
 	cat <<EOT
 
 perfctr kernel $release, packages in $DIR:
-  $(basename "$image")
+  $(basename "$image")${SBKEY:+   (signed for Secure Boot with $SBCERT)}
   $(basename "$headers")
   $(basename "$libc")   (optional: replaces Debian's; <linux/perfctr.h>)
-  $(basename "$LIBDEB")${dbg:+
+  ${LIBDEBS[0]##*/}  ${LIBDEBS[1]##*/}  ${LIBDEBS[2]##*/}${dbg:+
   $(basename "$dbg")}
 Install (then reboot into $release; notes/INSTALL-debian.md):
-  sudo dpkg -i $image \\
-      $headers \\
-      $LIBDEB
+  cd $DIR && sudo apt install ./$(basename "$image") \\
+      ./$(basename "$headers") \\
+      ./${LIBDEBS[0]##*/} ./${LIBDEBS[1]##*/} ./${LIBDEBS[2]##*/}
 EOT
 }
 
@@ -428,6 +486,10 @@ all)	deb_source; deb_config "${1:-}"; deb_build ;;
 source)	deb_source ;;
 config)	deb_config "${1:-}" ;;
 build)	deb_build ;;
-libdeb)	deb_libdeb "$SRC" "${1:-$DIR}" ;;
-*)	die "usage: scripts/deb.sh [VAR=value...] [all|deps|source|config [BASE]|build|libdeb [OUTDIR]]" ;;
+libdeb)	deb_libdeb "${1:-$DIR}" ;;
+secureboot) deb_secureboot ;;
+sign-image) (($#)) || die "usage: scripts/deb.sh SBKEY=key SBCERT=cert sign-image linux-image-....deb"
+	deb_sign_image "$1" ;;
+forget-key) deb_forget_signing_key ;;
+*)	die "usage: scripts/deb.sh [VAR=value...] [all|deps|source|config [BASE]|build|libdeb [OUTDIR]|secureboot|sign-image DEB]" ;;
 esac

@@ -33,7 +33,7 @@ need_pkgs=(build-essential flex bison bc libelf-dev libssl-dev cpio kmod rsync
 	   libc6-dev-ppc64el-cross libc6-dev-powerpc-cross
 	   gcc-aarch64-linux-gnu gcc-sparc64-linux-gnu gcc-riscv64-linux-gnu
 	   libpfm4-dev mandoc man-db pkgconf python3-sphinx python3-yaml gfortran
-	   dpkg-dev debhelper lintian fakeroot ccache
+	   dpkg-dev debhelper lintian fakeroot ccache sbsigntool openssl
 	   ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev zlib1g-dev python3-venv bzip2)
 # QEMU with the x86 PMU (tools/qemu/build.sh) needs meson >= 1.5 and
 # pycotap, from bookworm-backports.
