@@ -126,10 +126,10 @@ for ((k = 1; k <= n; k++)); do
 		done
 		break
 	fi
-	# The patch without its place in the numbering ([PATCH k/N], the
-	# diffstat): a patch appended to the series rebuilds its own steps.
-	key=$( (echo "$key"; sed -e 's@^Subject: \[PATCH [0-9]*/[0-9]*\]@Subject:@' \
-		-e '/^---$/,/^diff --git /{/^diff --git /!d}' "$TOP/patches/$name") |
+	# The patch's diff alone: its changelog and its place in the series
+	# do not change what is built, so editing a changelog or appending a
+	# patch rebuilds no step but the new ones.
+	key=$( (echo "$key"; sed -n '/^diff --git /,$p' "$TOP/patches/$name") |
 		sha1sum | cut -c1-40)
 	synced=
 	mine=$(cd "$stage" && quilt files)
