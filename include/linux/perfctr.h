@@ -293,7 +293,7 @@ void __vperfctr_resume(struct vperfctr *perfctr);
 void __vperfctr_sample(struct vperfctr *perfctr);
 void __vperfctr_exec(struct task_struct *tsk, bool secure);
 void __vperfctr_fork(struct task_struct *child, u64 clone_flags);
-void __vperfctr_setaffinity(struct task_struct *tsk);
+void __vperfctr_setaffinity(struct task_struct *tsk, const struct cpumask *mask);
 
 /*
  * Thread-management hooks.  A thread has a state attached exactly when
@@ -373,14 +373,14 @@ static inline void perfctr_exec_thread(struct task_struct *tsk, bool secure)
 }
 
 /*
- * sched_setaffinity(), before the change: a thread moving itself onto a
- * CPU its control cannot run on gets SIGILL there, where any other move
- * only stops its counters.
+ * sched_setaffinity(), before the change: a thread that asks for a CPU
+ * its control cannot run on gets SIGILL there, where any other move only
+ * stops its counters.
  */
-static inline void perfctr_setaffinity(struct task_struct *tsk)
+static inline void perfctr_setaffinity(struct task_struct *tsk, const struct cpumask *mask)
 {
 	if (tsk == current && test_tsk_thread_flag(tsk, TIF_PERFCTR))
-		__vperfctr_setaffinity(tsk);
+		__vperfctr_setaffinity(tsk, mask);
 }
 
 /*
@@ -410,7 +410,8 @@ static inline void perfctr_resume_thread(struct task_struct *next) { }
 static inline void perfctr_switch_done(void) { }
 static inline void perfctr_sample_thread(struct task_struct *tsk) { }
 static inline void perfctr_exec_thread(struct task_struct *tsk, bool secure) { }
-static inline void perfctr_setaffinity(struct task_struct *tsk) { }
+static inline void perfctr_setaffinity(struct task_struct *tsk,
+				       const struct cpumask *mask) { }
 static inline void perfctr_switch(struct task_struct *prev, struct task_struct *next) { }
 #endif /* CONFIG_PERFCTR_VIRTUAL */
 

@@ -100,11 +100,12 @@ struct vperfctr {
 	bool forbidden_on;
 	cpumask_var_t forbidden;
 	/*
-	 * SIGILL for a resume on a forbidden CPU only when the owner moved
-	 * itself there (own_move: sched_setaffinity() on itself) under a
-	 * control its own program installed (own_control: set by the owner's
-	 * vperfctr_control(), kept by inheritance, cleared at exec).  Other
-	 * moves (a cpuset, CPU hotplug, another task) only stop the counters.
+	 * SIGILL for a resume on a forbidden CPU only when the owner asked
+	 * for one (own_move: its last sched_setaffinity() on itself allowed
+	 * a forbidden CPU) under a control its own program installed
+	 * (own_control: set by the owner's vperfctr_control(), kept by
+	 * inheritance, cleared at exec).  Other moves (a cpuset, CPU
+	 * hotplug, another task) only stop the counters.
 	 */
 	bool own_control;
 	bool own_move;

@@ -299,13 +299,18 @@ static void vperfctr_forbidden_cpu(struct vperfctr *perfctr)
 	vperfctr_queue_signal(perfctr);
 }
 
-/* sched_setaffinity() on itself by the owner of a state. */
-void __vperfctr_setaffinity(struct task_struct *tsk)
+/*
+ * sched_setaffinity() on itself by the owner of a state, before the
+ * change: a resume on a forbidden CPU is the owner's doing while the
+ * affinity it last asked for, granted or not, allows one.
+ */
+void __vperfctr_setaffinity(struct task_struct *tsk, const struct cpumask *mask)
 {
 	struct vperfctr *perfctr = tsk->thread.perfctrs;
 
 	if (perfctr)
-		WRITE_ONCE(perfctr->own_move, true);
+		WRITE_ONCE(perfctr->own_move, perfctr->forbidden_on &&
+			   cpumask_intersects(mask, perfctr->forbidden));
 }
 
 void vperfctr_resume_locked(struct vperfctr *perfctr)

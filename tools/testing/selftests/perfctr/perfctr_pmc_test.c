@@ -2669,6 +2669,59 @@ TEST_F(forbidden, move_by_another_task_stops_the_counters_without_sigill)
 }
 
 /*
+ * The owner narrowed its own affinity to an allowed CPU (an OpenMP
+ * runtime binding a thread), and another task then moved it onto the
+ * forbidden CPU: the owner never asked for that CPU, so the counters
+ * only stop.
+ */
+TEST_F(forbidden, own_narrowing_then_move_by_another_task_stops_without_sigill)
+{
+	cpu_set_t set;
+	int p[2], status;
+	pid_t pid;
+	char c;
+
+	ASSERT_EQ(0, pipe(p));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct sigaction sa = { .sa_sigaction = on_sigill, .sa_flags = SA_SIGINFO };
+		const struct vperfctr_state *cs;
+		cpu_set_t mine;
+		int k, cfd;
+
+		close(p[0]);
+		cfd = vperfctr_open(0, VPERFCTR_OPEN_CREAT);
+		cs = cfd < 0 ? NULL : vperfctr_map(cfd);
+		if (!cs || sigaction(SIGILL, &sa, NULL) || vperfctr_control(cfd, &self->pmc))
+			_exit(1);
+		CPU_ZERO(&mine);
+		CPU_SET(0, &mine);
+		if (sched_setaffinity(0, sizeof(mine), &mine) || sched_getcpu() != 0)
+			_exit(5);
+		if (write(p[1], "r", 1) != 1)
+			_exit(1);
+		for (k = 0; k < 2000 && sched_getcpu() != 1; k++)
+			usleep(1000);
+		if (sched_getcpu() != 1)
+			_exit(2);
+		usleep(20000);
+		if (LOAD(sigill_count))
+			_exit(3);
+		_exit(cs->cpu_state.cstatus ? 4 : 0);
+	}
+	close(p[1]);
+	ASSERT_EQ(1, read(p[0], &c, 1));
+	close(p[0]);
+	CPU_ZERO(&set);
+	CPU_SET(1, &set);
+	ASSERT_EQ(0, sched_setaffinity(pid, sizeof(set), &set));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
  * A program exec'd under the control, as perfex runs one, moves itself
  * onto the forbidden CPU (an OpenMP runtime binding its threads): its
  * counters stop, and it is not killed by SIGILL, whose default action it
