@@ -64,9 +64,10 @@ void vperfctr_get_children(struct vperfctr *perfctr, struct vperfctr_children *c
 /*
  * @child's owner is gone (exit, exec, unlink) or its fork failed: its
  * totals go to its parent state now.  Its own sums and its children's
- * so far are added if it exited (not unlinked, not detached at exec) and
- * neither it nor its parent changed control since the fork -- else the
- * counters may count other events, and it is counted as not merged.  A
+ * so far are added if it exited (not unlinked, not detached at exec),
+ * neither it nor its parent changed control since the fork, and its
+ * counters did not stop short (stops) -- else the counters may count
+ * other events, or less, and it is counted as not merged.  A
  * child whose fork failed was never one.  (The parent's control id is
  * compared under the lock that its changes take: never torn, never a
  * new control's children's sums with the old one's counts.)
@@ -97,7 +98,8 @@ struct vperfctr *vperfctr_merge_up(struct vperfctr *child)
 	if (!parent)
 		goto out;
 	vperfctr_get_children(child, &from);
-	ok = !child->aborted && child->exited && child->control_id == child->inherited_id;
+	ok = !child->aborted && child->exited && child->control_id == child->inherited_id &&
+	     !READ_ONCE(child->state->stops);
 	spin_lock(&parent->children_lock);
 	ok = ok && parent->control_id == child->inherited_id;
 	if (ok) {

@@ -203,6 +203,7 @@ void vperfctr_discard_overflow(struct vperfctr *perfctr);
 void vperfctr_update_tick_dep(struct vperfctr *perfctr, struct task_struct *tsk);
 bool vperfctr_new_tick(const struct vperfctr *perfctr);
 bool vperfctr_revoked(const struct vperfctr *perfctr);
+void vperfctr_note_stop(struct vperfctr *perfctr, u32 why);
 void vperfctr_suspend_locked(struct vperfctr *perfctr);
 void vperfctr_resume_locked(struct vperfctr *perfctr);
 void vperfctr_sample_locked(struct vperfctr *perfctr);

@@ -202,9 +202,13 @@ static void vperfctr_revoke_holders(void)
 
 	on_each_cpu(vperfctr_revoke_running, NULL, 1);
 	mutex_lock(&vperfctr_reserve_mutex);
-	list_for_each_entry_safe(perfctr, next, &vperfctr_pmu_holders, pmu_node)
-		if (vperfctr_revoked(perfctr))
-			__vperfctr_put_pmu(perfctr);
+	list_for_each_entry_safe(perfctr, next, &vperfctr_pmu_holders, pmu_node) {
+		if (!vperfctr_revoked(perfctr))
+			continue;
+		/* Said now: an owner that never runs again keeps it. */
+		vperfctr_note_stop(perfctr, VPERFCTR_STOP_REVOKED);
+		__vperfctr_put_pmu(perfctr);
+	}
 	mutex_unlock(&vperfctr_reserve_mutex);
 }
 

@@ -33,6 +33,8 @@ static_assert(offsetof(struct vperfctr_state, children) ==
 	      8 + sizeof(struct perfctr_cpu_state));
 static_assert(offsetof(struct vperfctr_children, sum) == 16);
 static_assert(sizeof(struct vperfctr_children) == 24 + 8 * PERFCTR_NRCTRS);
+static_assert(offsetof(struct vperfctr_state, stops) ==
+	      offsetof(struct vperfctr_state, children) + sizeof(struct vperfctr_children));
 static_assert(offsetof(struct vperfctr_control, cpu_control) == 16);
 static_assert(sizeof(struct vperfctr_control) % 8 == 0);
 static_assert(sizeof(struct vperfctr_state) <= PAGE_SIZE);
@@ -531,6 +533,9 @@ static int do_vperfctr_control(struct vperfctr *perfctr,
 	st->k1 = next->k1;
 	st->cstatus = next->cstatus;
 	perfctr_tsc_refresh(st);
+	/* Sums kept keep the reason they stopped short. */
+	if (!ctl->preserve)
+		WRITE_ONCE(perfctr->state->stops, 0);
 	vperfctr_write_end(perfctr);
 	cpumask_copy(perfctr->forbidden, forbidden);
 	perfctr->forbidden_on = forbidden_on;

@@ -228,9 +228,24 @@ bool vperfctr_revoked(const struct vperfctr *perfctr)
 			 perfctr_cstatus_nrctrs(perfctr->iresume_cstatus)));
 }
 
+/*
+ * The sums stopped short of what the control asked: the mapped state
+ * keeps why (VPERFCTR_STOP_*) for readers after the owner is gone, and
+ * the state is not merged into its parent's children's sums.
+ */
+void vperfctr_note_stop(struct vperfctr *perfctr, u32 why)
+{
+	u32 *stops = &perfctr->state->stops;
+	u32 old = READ_ONCE(*stops);
+
+	while (!(old & why) && !try_cmpxchg(stops, &old, old | why))
+		;
+}
+
 static void vperfctr_revoke(struct vperfctr *perfctr)
 {
 	vperfctr_mark_stopped(perfctr);
+	vperfctr_note_stop(perfctr, VPERFCTR_STOP_REVOKED);
 	vperfctr_discard_overflow(perfctr);
 	if (READ_ONCE(perfctr->has_pmu)) {
 		set_bit(VPERFCTR_PENDING_REVOKE, &perfctr->pending);
@@ -293,6 +308,7 @@ static void vperfctr_revoke_suspended(struct vperfctr *perfctr)
 static void vperfctr_forbidden_cpu(struct vperfctr *perfctr)
 {
 	vperfctr_mark_stopped(perfctr);
+	vperfctr_note_stop(perfctr, VPERFCTR_STOP_FORBIDDEN_CPU);
 	if (!perfctr->own_control || !perfctr->own_move)
 		return;
 	set_bit(VPERFCTR_PENDING_SIGILL, &perfctr->pending);

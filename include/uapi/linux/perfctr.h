@@ -96,10 +96,10 @@
 #include <asm/perfctr.h>
 
 /*
- * Version of the system-call API (2.7's plus the sequence, inheritance and
- * the TSC's base).
+ * Version of the system-call API (2.7's plus the sequence, inheritance,
+ * the TSC's base and the mapped state's stops).
  */
-#define PERFCTR_API_VERSION	0x0900
+#define PERFCTR_API_VERSION	0x0901
 #define PERFCTR_CPU_VERSION	0x0100	/* 64-bit control ids */
 #define PERFCTR_ABI_VERSION	((PERFCTR_API_VERSION << 16) | PERFCTR_CPU_VERSION)
 
@@ -235,18 +235,29 @@ struct vperfctr_children {
 
 #define VPERFCTR_STATE_MAGIC	0x76706373	/* "vpcs" */
 
+/* vperfctr_state.stops: why the counters stopped with no control asking */
+#define VPERFCTR_STOP_FORBIDDEN_CPU	0x1	/* resumed on a forbidden CPU */
+#define VPERFCTR_STOP_REVOKED		0x2	/* kernel.perfctr_access lowered */
+
 /**
  * struct vperfctr_state - the page mapped by mmap() of a vperfctr fd
  * @magic: VPERFCTR_STATE_MAGIC
  * @abi_version: PERFCTR_ABI_VERSION
  * @cpu_state: the counters
  * @children: the inheriting descendants' counts
+ * @stops: VPERFCTR_STOP_* bits: the sums stopped short of what the
+ *	control asked, kept after the owner is gone; cleared by a control
+ *	that keeps no sum (@vperfctr_control.preserve zero).  An inheriting
+ *	descendant with one set is not merged (@children.nr_unmerged).
+ * @_reserved: zero
  */
 struct vperfctr_state {
 	__u32 magic;
 	__u32 abi_version;
 	struct perfctr_cpu_state cpu_state;
 	struct vperfctr_children children;
+	__u32 stops;
+	__u32 _reserved;
 };
 
 /* vperfctr_control.flags */

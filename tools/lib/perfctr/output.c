@@ -172,7 +172,8 @@ void perfex_print_text(FILE *f, const struct perfex_report *r)
 	fprintf(f, "%19.6f\twall clock\n", c->elapsed);
 	if (c->inherit) {
 		fprintf(f, "children\t\t%u merged, %u not %s\n", c->children.nr_merged,
-			c->children.nr_unmerged, "(changed their control, or got no counters)");
+			c->children.nr_unmerged,
+			"(changed their control, got no counters, or stopped short)");
 		if (c->children.nr_running)
 			fprintf(f, "children\t\t%u still running, not counted %s\n",
 				c->children.nr_running, "(daemons the command left behind)");

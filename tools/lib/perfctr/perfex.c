@@ -437,6 +437,7 @@ struct run_result {
 	struct vperfctr_children children;
 	double elapsed;
 	int status;
+	unsigned int stops;		/* the state's VPERFCTR_STOP_* bits */
 	FILE *mtmp;			/* --marker: the command's tables */
 };
 
@@ -451,6 +452,7 @@ static int run_once(const struct vperfctr_control *control, const struct perfctr
 {
 	int inherit = !!(control->flags & VPERFCTR_CONTROL_INHERIT);
 	char mdir[] = "/tmp/perfex-marker.XXXXXX", mpath[sizeof(mdir) + 3];
+	const struct vperfctr_state *st;
 	int sv[2], fd, err, status, exec_fd, exec_failed = 0;
 	char what[64], exec_what[64];
 	struct timespec t0, t1;
@@ -548,6 +550,10 @@ static int run_once(const struct vperfctr_control *control, const struct perfctr
 	memset(&res->children, 0, sizeof(res->children));
 	if (perfctr_sys_vread(fd, &res->self, NULL, inherit ? &res->children : NULL))
 		die("vperfctr_read: %s", strerror(errno));
+	/* Whether its counters stopped short (a kernel before the word leaves 0). */
+	st = perfctr_sys_vmap(fd);
+	res->stops = st ? st->stops : 0;
+	perfctr_sys_vunmap(st);
 	close(fd);
 	return -1;
 }
@@ -556,7 +562,7 @@ static int run_once(const struct vperfctr_control *control, const struct perfctr
 struct run_acc {
 	double mean[PERFCTR_NRCTRS + 1], m2[PERFCTR_NRCTRS + 1];	/* 0: the TSC */
 	double self[PERFCTR_NRCTRS + 1], children[PERFCTR_NRCTRS + 1], elapsed;
-	unsigned int merged, unmerged, running;
+	unsigned int merged, unmerged, running, stops;
 };
 
 static void run_add(struct run_acc *a, const struct perfex_counts *c,
@@ -580,6 +586,28 @@ static void run_add(struct run_acc *a, const struct perfex_counts *c,
 	a->merged += r->children.nr_merged;
 	a->unmerged += r->children.nr_unmerged;
 	a->running += r->children.nr_running;
+	a->stops |= r->stops;
+}
+
+/*
+ * Counts that stopped short are printed as they are, and said so on
+ * standard error: the command's own (the state's stops), and
+ * descendants left out of the children's sums.
+ */
+static void short_counts(const struct run_acc *a, const struct perfex_counts *c)
+{
+	if (a->stops & VPERFCTR_STOP_FORBIDDEN_CPU)
+		fprintf(stderr,
+			"%s: warning: the command's counts stop short: it ran on a CPU its events cannot count on (its affinity was widened or moved after perfex set it)\n",
+			prog);
+	if (a->stops & VPERFCTR_STOP_REVOKED)
+		fprintf(stderr,
+			"%s: warning: the command's counts stop short: kernel.perfctr_access was lowered while it ran\n",
+			prog);
+	if (c->inherit && a->unmerged)
+		fprintf(stderr,
+			"%s: warning: %u of the command's threads and processes are not in the children's counts (they changed their control, got no counters, or their counters stopped short)\n",
+			prog, a->unmerged);
 }
 
 /* The square root of @x >= 0 by Newton's method: perfex needs no libm. */
@@ -828,6 +856,7 @@ int main(int argc, char **argv)
 		perfex_print_text(out, &report);
 	if (marker)
 		marker_copy(out, mtmp);
+	short_counts(&acc, &counts);
 	if (out != stderr && fclose(out))
 		die("%s: %s", outname, strerror(errno));
 	if (out_failed)

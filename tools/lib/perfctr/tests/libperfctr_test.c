@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/perf_event.h>
+#include <sys/mount.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -755,6 +756,67 @@ static int run(char *const argv[], const char *out, char *buf, size_t len)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/* "--move-to CPU": the command binds itself to CPU, as an OpenMP runtime does. */
+static int move_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) || sched_getcpu() != cpu;
+}
+
+/* The test kernels' fault-injection knob: the CPUs no PMC control may run on. */
+static int set_forbidden(const char *list)
+{
+	const char *knob = "/sys/kernel/debug/perfctr/forbidden";
+	ssize_t len = strlen(list), n;
+	int fd;
+
+	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	fd = open(knob, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	n = write(fd, list, len);
+	close(fd);
+	return n == len ? 0 : -1;
+}
+
+/*
+ * A command that binds itself to a CPU its events cannot count on (CPU
+ * 1, forbidden through the knob): its counts stop short there, and
+ * perfex prints them with a warning, which a run that stays put lacks.
+ */
+static void perfex_short_counts(const char *perfex, const char *self, const char *evspec,
+				const char *tmp)
+{
+	char *const moved[] = { (char *)perfex, "-e", (char *)evspec, (char *)self,
+				"--move-to", "1", "--spin", "50", NULL };
+	char *const stays[] = { (char *)perfex, "-e", (char *)evspec, (char *)self,
+				"--move-to", "0", "--spin", "50", NULL };
+	char buf[4096];
+	int rc, rc0;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		skip("perfex: counts that stop short", "one CPU: none to forbid");
+		return;
+	}
+	if (set_forbidden("1\n")) {
+		skip("perfex: counts that stop short",
+		     "no forbidden-CPU knob (CONFIG_PERFCTR_DEBUG_FORBIDDEN)");
+		return;
+	}
+	rc = run(moved, tmp, buf, sizeof(buf));
+	CHECK(rc == 0 && strstr(buf, "counts stop short: it ran on a CPU"),
+	      "perfex: a command that moved onto a forbidden CPU: counts that stop short, said so",
+	      "rc %d: %.400s", rc, buf);
+	rc0 = run(stays, tmp, buf, sizeof(buf));
+	CHECK(rc0 == 0 && !strstr(buf, "stop short") && strstr(buf, "self"),
+	      "perfex: a command that stays on its CPUs: no such warning", "rc %d: %.400s", rc0,
+	      buf);
+	set_forbidden("\n");
+}
+
 static void test_perfex(const char *perfex, const char *self)
 {
 	char buf[8192], evspec[64];
@@ -1039,6 +1101,7 @@ static void test_perfex(const char *perfex, const char *self)
 			      "rc %d: %.300s", rc, buf);
 			CHECK(!strstr(buf, "\"ipc\""), "perfex: no IPC without a cycles event",
 			      "%.300s", buf);
+			perfex_short_counts(perfex, self, evspec, tmp);
 		}
 	}
 	/*
@@ -1478,6 +1541,8 @@ int main(int argc, char **argv)
 	int i, code = 0;
 
 	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--move-to") && i + 1 < argc && move_to(atoi(argv[++i])))
+			return 3;
 		if (!strcmp(argv[i], "--spin") && i + 1 < argc) {
 			cpu_spin_ms(atof(argv[++i]));
 			for (i++; i + 1 < argc; i++)

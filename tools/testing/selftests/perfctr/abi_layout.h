@@ -38,6 +38,8 @@ static_assert(offsetof(struct vperfctr_state, cpu_state) == 8, "vperfctr_state")
 static_assert(offsetof(struct vperfctr_state, children) == 8 + PERFCTR_ABI_STATE_SIZE, "children");
 static_assert(offsetof(struct vperfctr_children, sum) == 16, "children.sum");
 static_assert(sizeof(struct vperfctr_children) == 24 + 8 * PERFCTR_NRCTRS, "vperfctr_children");
+static_assert(offsetof(struct vperfctr_state, stops) ==
+	      8 + PERFCTR_ABI_STATE_SIZE + 24 + 8 * PERFCTR_NRCTRS, "stops");
 static_assert(sizeof(struct perfctr_cpu_control) == PERFCTR_ABI_CCTRL_SIZE, "cpu_control");
 static_assert(offsetof(struct perfctr_cpu_control, ireset) == PERFCTR_ABI_IRESET, "ireset");
 #if defined(__powerpc__)

@@ -1997,6 +1997,8 @@ static void revoke_idle_holder(struct __test_metadata *_metadata, int how)
 			_exit(46);
 		if (__atomic_load_n(&s->cpu_state.cstatus, __ATOMIC_ACQUIRE))
 			_exit(43);	/* still counting */
+		if (s->stops != VPERFCTR_STOP_REVOKED)
+			_exit(48);	/* the page does not say why */
 		if (how >= 2) {
 			a = sys_pmc(fd, 0);
 			insn_loop(1000000);
@@ -2606,6 +2608,7 @@ TEST_F(forbidden, resume_on_a_forbidden_cpu_stops_the_counters_and_sends_sigill)
 	EXPECT_EQ(SI_KERNEL, LOAD(sigill_code));
 	EXPECT_EQ(1, sched_getcpu());
 	EXPECT_EQ(0U, self->s->cpu_state.cstatus);
+	EXPECT_EQ(VPERFCTR_STOP_FORBIDDEN_CPU, self->s->stops);
 	ASSERT_EQ(0, vperfctr_read(self->fd, &s1, NULL));
 	EXPECT_LE(1000000, s1.pmc[0]);		/* the sums are kept */
 	insn_loop(1000000);
@@ -2614,9 +2617,10 @@ TEST_F(forbidden, resume_on_a_forbidden_cpu_stops_the_counters_and_sends_sigill)
 	EXPECT_EQ(s1.tsc, s2.tsc);
 	EXPECT_EQ(-1, vperfctr_iresume(self->fd));
 	EXPECT_EQ(1, LOAD(sigill_count));
-	/* Only CPU 1 allowed: a new control cannot run. */
+	/* Only CPU 1 allowed: a new control cannot run, and changes nothing. */
 	EXPECT_EQ(-1, vperfctr_control(self->fd, &self->pmc));
 	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(VPERFCTR_STOP_FORBIDDEN_CPU, self->s->stops);
 	signal(SIGILL, SIG_DFL);
 }
 
@@ -2661,7 +2665,17 @@ static int moved_by_parent(const struct vperfctr_control *pmc, bool narrow)
 		usleep(20000);
 		if (LOAD(sigill_count))
 			_exit(3);
-		_exit(cs->cpu_state.cstatus ? 4 : 0);
+		if (cs->cpu_state.cstatus)
+			_exit(4);
+		if (cs->stops != VPERFCTR_STOP_FORBIDDEN_CPU)
+			_exit(6);
+		/* Back on CPU 0, a control that keeps no sum clears the word. */
+		CPU_ZERO(&set);
+		CPU_SET(0, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) || vperfctr_control(cfd, pmc) ||
+		    !cs->cpu_state.cstatus || cs->stops)
+			_exit(7);
+		_exit(0);
 	}
 	close(p[1]);
 	if (read(p[0], &c, 1) != 1)
@@ -2741,6 +2755,7 @@ TEST_F(forbidden, move_after_exec_stops_the_counters_without_sigill)
  */
 TEST_F(forbidden, inherited_control_keeps_the_forbidden_cpus)
 {
+	struct vperfctr_children children;
 	int status;
 	pid_t pid;
 
@@ -2772,6 +2787,11 @@ TEST_F(forbidden, inherited_control_keeps_the_forbidden_cpus)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
+	/* Its counts stopped short: not merged, and said so. */
+	ASSERT_EQ(0, vperfctr_read_children(self->fd, &children));
+	EXPECT_EQ(0U, children.nr_merged);
+	EXPECT_EQ(1U, children.nr_unmerged);
+	EXPECT_EQ(0ULL, children.sum.pmc[0]);
 }
 
 TEST_F(forbidden, tracer_control_restricts_the_tracee)
