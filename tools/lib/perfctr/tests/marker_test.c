@@ -383,10 +383,26 @@ static int env_child(const char *spec, struct perfctr_marker_counts *c, char *er
 		setenv("PERFCTR_MARKER_OUTPUT", "/dev/null", 1);
 		sh->stage = perfctr_marker_init() ? errno : 0;
 		if (!sh->stage) {
-			perfctr_marker_start("env");
-			insn_loop(N1);
-			perfctr_marker_stop("env");
-			perfctr_marker_get("env", &sh->inner);
+			struct perfctr_marker_counts b;
+			unsigned long long prev = 0, least = ~0ULL;
+			int k;
+
+			/*
+			 * The least of three regions: QEMU's POWER PMU counts the
+			 * kernel too, and a tick or the first region's page
+			 * faults added 11,060 instructions to one once.
+			 */
+			for (k = 0; k < 3; k++) {
+				perfctr_marker_start("env");
+				insn_loop(N1);
+				perfctr_marker_stop("env");
+				perfctr_marker_get("env", &b);
+				if (b.pmc[0] - prev < least)
+					least = b.pmc[0] - prev;
+				prev = b.pmc[0];
+			}
+			sh->inner = b;
+			sh->inner.pmc[0] = least;
 		}
 		exit(0);
 	}
@@ -424,9 +440,9 @@ static void test_env_events(void)
 		return;
 	}
 	err = env_child("instructions", &c, NULL, 0);
-	result(err == 0 && c.count == 1 && c.nrpmcs == 1 && c.pmc[0] >= N1 &&
+	result(err == 0 && c.count == 3 && c.nrpmcs == 1 && c.pmc[0] >= N1 &&
 	       c.pmc[0] < N1 + 10000, "PERFCTR_MARKER_EVENTS=instructions counts",
-	       "init's errno %d, %llu calls, %u PMCs, %llu instructions (a loop of %lu)", err,
+	       "init's errno %d, %llu calls, %u PMCs, least %llu instructions (a loop of %lu)", err,
 	       c.count, c.nrpmcs, c.pmc[0], N1);
 }
 
